@@ -1,0 +1,47 @@
+# Thin driver for the /dev/kmem series; the work is done by scripts/.
+# "make help" lists the targets. Everything generated goes to build/.
+
+CONFIGS := $(shell scripts/configs.sh names)
+
+.PHONY: all deps tree export kernels boot check clean help
+
+## all: (default) install packages, unpack + patch the tree, build every config
+all: kernels
+	@for c in $(CONFIGS); do \
+		echo "$$c: build/$$c/arch/x86/boot/bzImage (.config, vmlinux, System.map beside it)"; \
+	done
+
+## deps: install the Debian packages the build and the tests need (root)
+deps:
+	@scripts/install-deps.sh
+
+## tree: build/linux = Debian's linux-source-6.1 + series/ (one commit each)
+tree: deps
+	@scripts/tree.sh
+
+## export: write build/linux's commits back to series/ (git format-patch)
+export:
+	@scripts/export.sh
+
+## kernels: build build/<config>/ for every line of kconfig-fragments/configs
+kernels: tree
+	@for c in $(CONFIGS); do scripts/build-kernel.sh $$c || exit 1; done
+
+## boot: boot every built kernel in QEMU and run its boot tests
+boot:
+	@st=0; for c in $(CONFIGS); do \
+		scripts/initramfs.sh $$c && \
+		scripts/boot-test.sh $$c $$(scripts/configs.sh tests $$c) || st=1; \
+	done; scripts/summary.sh $(CONFIGS) && exit $$st
+
+## check: everything "make" does, then all tests; ends "N passed, N failed"
+check:
+	@scripts/check.sh
+
+## clean: remove build/ except the unpacked tree (build/linux)
+clean:
+	rm -rf $(addprefix build/,$(CONFIGS) results initramfs boot-tests)
+
+## help: this list
+help:
+	@sed -n 's/^## //p' $(MAKEFILE_LIST)

@@ -1,0 +1,83 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "kmem.h"
+
+/* Both files have lines "<hex address> <type> <name>[ [module]]". */
+static unsigned long symbol_in(const char *path, const char *name)
+{
+	char line[512], sym[256], type;
+	unsigned long addr, found = 0;
+	FILE *f = fopen(path, "r");
+
+	if (!f)
+		return 0;
+	while (fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "%lx %c %255s", &addr, &type, sym) == 3 &&
+		    strcmp(sym, name) == 0) {
+			found = addr;
+			break;
+		}
+	}
+	fclose(f);
+	return found;
+}
+
+unsigned long ksym(const char *name)
+{
+	return symbol_in("/proc/kallsyms", name);
+}
+
+unsigned long ksym_map(const char *map, const char *name)
+{
+	return symbol_in(map, name);
+}
+
+static int kmem_seek(int fd, unsigned long addr)
+{
+	off_t got = lseek(fd, (off_t)addr, SEEK_SET);
+
+	if (got == (off_t)-1 && errno)
+		return -1;
+	if ((unsigned long)got != addr) {
+		errno = ERANGE;
+		return -1;
+	}
+	return 0;
+}
+
+ssize_t kmem_read_at(int fd, unsigned long addr, void *buf, size_t len)
+{
+	errno = 0;
+	if (kmem_seek(fd, addr))
+		return -1;
+	return read(fd, buf, len);
+}
+
+ssize_t kmem_write_at(int fd, unsigned long addr, const void *buf,
+		      size_t len)
+{
+	errno = 0;
+	if (kmem_seek(fd, addr))
+		return -1;
+	return write(fd, buf, len);
+}
+
+ssize_t read_text(const char *path, char *buf, size_t size)
+{
+	int fd = open(path, O_RDONLY);
+	ssize_t n;
+
+	if (fd < 0)
+		return -1;
+	n = read(fd, buf, size - 1);
+	close(fd);
+	if (n < 0)
+		return -1;
+	buf[n] = '\0';
+	return n;
+}

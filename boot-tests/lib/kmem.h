@@ -1,0 +1,36 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Helpers shared by the boot tests: kernel symbol look-up and access to
+ * /dev/kmem at a kernel virtual address.
+ */
+#ifndef DEVKMEM_KMEM_H
+#define DEVKMEM_KMEM_H
+
+#include <stddef.h>
+#include <sys/types.h>
+
+#define KMEM_PATH	"/dev/kmem"
+/* The build's System.map, put into the initramfs by scripts/boot-test.sh */
+#define SYSTEM_MAP	"/usr/lib/devkmem-tests/System.map"
+
+/* Address of a symbol in /proc/kallsyms, or 0 if it is not there. */
+unsigned long ksym(const char *name);
+/* Address of a symbol in a System.map file, or 0. */
+unsigned long ksym_map(const char *map, const char *name);
+
+/*
+ * Read or write at a kernel virtual address. pread()/pwrite() cannot do
+ * this on 64-bit: ksys_pread64() refuses a negative loff_t with EINVAL
+ * before the driver runs, and every x86_64 kernel address is negative as
+ * a loff_t. /dev/kmem has FMODE_UNSIGNED_OFFSET, so lseek() accepts the
+ * address and read()/write() continue from there. Both return what
+ * read()/write() return (or -1 with lseek's errno if the seek failed).
+ */
+ssize_t kmem_read_at(int fd, unsigned long addr, void *buf, size_t len);
+ssize_t kmem_write_at(int fd, unsigned long addr, const void *buf,
+		      size_t len);
+
+/* Whole contents of a small text file, NUL-terminated; length or -1. */
+ssize_t read_text(const char *path, char *buf, size_t size);
+
+#endif

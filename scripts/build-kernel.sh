@@ -1,0 +1,46 @@
+#!/bin/bash
+# build-kernel.sh CONFIG
+# Make build/CONFIG/.config from tinyconfig plus the fragments listed for
+# CONFIG in kconfig-fragments/configs, check it, and build bzImage there.
+# The .config is only replaced when its contents change, so an unchanged
+# config never triggers a rebuild.
+set -euo pipefail
+. "$(dirname "$0")/common.sh"
+
+name=$1
+read -r -a frags < <(awk -v n="$name" '$1 == n { $1 = $2 = ""; print }' \
+	"$FRAGMENTS/configs")
+[ ${#frags[@]} -gt 0 ] || die "config '$name' is not in kconfig-fragments/configs"
+paths=()
+for f in "${frags[@]}"; do
+	paths+=("$FRAGMENTS/$f.config")
+	[ -f "${paths[-1]}" ] || die "$name: no fragment ${paths[-1]#"$TOP"/}"
+done
+
+O=$BUILD/$name
+mkdir -p "$O"
+kmake() {
+	make -C "$TREE" O="$O" ARCH=x86_64 "$@"
+}
+
+# Regenerate .config in place; if nothing changed, put the previous file
+# (and its timestamp) back so that kbuild sees no change at all.
+prev=$O/.config.prev
+rm -f "$prev"
+[ -f "$O/.config" ] && cp -p "$O/.config" "$prev"
+kmake -s tinyconfig >/dev/null
+"$TREE/scripts/kconfig/merge_config.sh" -m -O "$O" "$O/.config" "${paths[@]}" \
+	>"$O/merge_config.log"
+kmake -s olddefconfig
+if ! "$(dirname "$0")/config-check.sh" "$O/.config" "${paths[@]}"; then
+	die "$name: .config does not match kconfig-fragments (see above)"
+fi
+if [ -f "$prev" ] && cmp -s "$prev" "$O/.config"; then
+	mv "$prev" "$O/.config"
+else
+	rm -f "$prev"
+fi
+
+echo "  BUILD   $name"
+kmake -s -j"$(nproc)" bzImage
+echo "  KERNEL  build/$name/arch/x86/boot/bzImage"

@@ -1,0 +1,35 @@
+# Sourced by the scripts in this folder: paths and small helpers.
+# shellcheck shell=bash
+
+TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+BUILD=$TOP/build
+TREE=$BUILD/linux
+RESULTS=$BUILD/results
+SERIES_DIR=$TOP/series
+FRAGMENTS=$TOP/kconfig-fragments
+
+die() {
+	echo "error: $*" >&2
+	exit 1
+}
+
+warn() {
+	echo "warning: $*" >&2
+}
+
+# Patch file names from series/series, in order (comments and blank
+# lines skipped).
+series_patches() {
+	sed -e 's/#.*//' -e 's/[[:space:]]*$//' -e '/^$/d' "$SERIES_DIR/series"
+}
+
+# Fixed identity and dates for commits made by the tooling, so that the
+# base commit (and therefore every patch's base-commit:) is reproducible.
+tooling_git() {
+	GIT_AUTHOR_NAME="devkmem tooling" GIT_AUTHOR_EMAIL="tooling@invalid" \
+	GIT_COMMITTER_NAME="devkmem tooling" \
+	GIT_COMMITTER_EMAIL="tooling@invalid" \
+	GIT_AUTHOR_DATE="2000-01-01T00:00:00Z" \
+	GIT_COMMITTER_DATE="2000-01-01T00:00:00Z" \
+		git -C "$TREE" "$@"
+}

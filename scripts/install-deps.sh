@@ -1,0 +1,28 @@
+#!/bin/bash
+# Install the Debian packages the build and the tests use, if any is
+# missing. Not root: print the exact command to run and fail.
+set -euo pipefail
+
+packages=(
+	build-essential bc bison flex libelf-dev libssl-dev	# kernel build
+	xz-utils git linux-source-6.1				# the tree
+	dracut-core cpio kmod					# initramfs
+	qemu-system-x86						# boot tests
+)
+
+missing=()
+for p in "${packages[@]}"; do
+	status=$(dpkg-query -W -f='${Status}' "$p" 2>/dev/null || true)
+	[ "$status" = "install ok installed" ] || missing+=("$p")
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+
+cmd="apt-get install -y --no-install-recommends ${missing[*]}"
+if [ "$(id -u)" -ne 0 ]; then
+	echo "error: missing Debian packages; as root run:" >&2
+	echo "  apt-get update && $cmd" >&2
+	exit 1
+fi
+echo "  APT     ${missing[*]}"
+apt-get update -q
+DEBIAN_FRONTEND=noninteractive $cmd

@@ -1,0 +1,71 @@
+#!/bin/bash
+# Unpack Debian's linux-source-6.1 into build/linux as a git repository
+# (tag "base" = pristine tree) and apply series/ on top with git am, one
+# commit per patch. Re-applies only when series/ changed; refuses to throw
+# away commits or edits made in build/linux that were not exported.
+set -euo pipefail
+. "$(dirname "$0")/common.sh"
+
+PKG=linux-source-6.1
+TARBALL=/usr/src/linux-source-6.1.tar.xz
+STAMP=$BUILD/linux.applied	# "<series hash> <HEAD after apply>"
+
+read -r _ want < <(sed -e '/^#/d' "$SERIES_DIR/base-version")
+have=$(dpkg-query -W -f='${Version}' "$PKG")
+if [ "$have" != "$want" ]; then
+	warn "series was refreshed against $PKG $want, $have is installed"
+fi
+
+if [ ! -d "$TREE/.git" ]; then
+	echo "  UNPACK  $TARBALL -> build/linux"
+	rm -rf "$TREE" "$STAMP"
+	mkdir -p "$TREE"
+	tar -C "$TREE" --strip-components=1 -xJf "$TARBALL"
+	git -C "$TREE" init -q
+	# Debian's top-level .gitignore ends in "/*": add with -f.
+	git -C "$TREE" add -f -A .
+	tooling_git commit -q -m "Debian $PKG $have (pristine)"
+	git -C "$TREE" tag base
+fi
+
+series_hash=$( (cat "$SERIES_DIR/series"; series_patches |
+	while read -r p; do cat "$SERIES_DIR/$p"; done) | sha256sum | cut -c1-16)
+head=$(git -C "$TREE" rev-parse HEAD)
+
+# After make export: record that the tree matches series/ as it is now.
+if [ "${1:-}" = --stamp ]; then
+	echo "$series_hash $head" > "$STAMP"
+	exit 0
+fi
+
+if [ -f "$STAMP" ]; then
+	read -r old_hash old_head < "$STAMP"
+	if [ "$old_hash" = "$series_hash" ] && [ "$old_head" = "$head" ]; then
+		echo "  TREE    build/linux up to date with series/"
+		exit 0
+	fi
+	dirty=$(git -C "$TREE" status --porcelain --untracked-files=no)
+	if { [ "$old_head" != "$head" ] || [ -n "$dirty" ]; } &&
+	   [ "${FORCE:-0}" != 1 ]; then
+		die "build/linux has commits or edits not in series/;" \
+		    "run 'make export' to keep them or 'make tree FORCE=1'" \
+		    "to discard them"
+	fi
+fi
+
+echo "  APPLY   series/ -> build/linux"
+git -C "$TREE" am --abort >/dev/null 2>&1 || true
+git -C "$TREE" reset -q --hard base
+n=0
+while read -r p; do
+	if ! git -C "$TREE" -c user.name="devkmem tooling" \
+	     -c user.email=tooling@invalid am -q --committer-date-is-author-date \
+	     "$SERIES_DIR/$p"; then
+		git -C "$TREE" am --abort || true
+		die "patch series/$p does not apply to $PKG $have" \
+		    "(series refreshed against $want)"
+	fi
+	n=$((n + 1))
+done < <(series_patches)
+echo "$series_hash $(git -C "$TREE" rev-parse HEAD)" > "$STAMP"
+echo "  TREE    base + $n patches"
