@@ -28,7 +28,7 @@ kmake() {
 prev=$O/.config.prev
 rm -f "$prev"
 [ -f "$O/.config" ] && cp -p "$O/.config" "$prev"
-kmake -s tinyconfig >/dev/null
+kmake -s tinyconfig >"$O/tinyconfig.log" 2>&1
 "$TREE/scripts/kconfig/merge_config.sh" -m -O "$O" "$O/.config" "${paths[@]}" \
 	>"$O/merge_config.log"
 kmake -s olddefconfig
