@@ -15,7 +15,7 @@ for a in "${args[@]}"; do
 done
 
 case $expect in
-on) tests=(kmem-node kmem-perm kmem-read kmem-write) ;;
+on) tests=(kmem-node kmem-perm kmem-read kmem-write kmem-mmap) ;;
 off) tests=(kmem-absent) ;;
 *) tests=() ;;
 esac
