@@ -14,8 +14,6 @@
 
 #define NODE		"/tmp/kmem-1-2"
 #define BIOS_ROM	0xf0000UL
-/* x86_64: kernel image virtual = __START_KERNEL_map + physical (nokaslr) */
-#define START_KERNEL_MAP	0xffffffff80000000UL
 
 int main(void)
 {

@@ -17,18 +17,9 @@
 #include "lib/kmem.h"
 #include "lib/tap.h"
 
-#define PAGE_OFFSET		0xffff888000000000UL
-#define PAGE			4096UL
 #define MODPROBE		"/proc/sys/kernel/modprobe"
 
 static int fd;
-
-static unsigned long sym(const char *name)
-{
-	unsigned long a = ksym(name);
-
-	return a ? a : ksym_map(SYSTEM_MAP, name);
-}
 
 static unsigned long page_down(unsigned long a)
 {
@@ -74,20 +65,13 @@ static int mapped_string(unsigned long kva, char *out, size_t size)
 	return 0;
 }
 
-static void modprobe(char *buf, size_t size)
-{
-	if (read_text(MODPROBE, buf, size) <= 0)
-		tap_bail("cannot read " MODPROBE);
-	buf[strcspn(buf, "\n")] = '\0';
-}
-
 static void seed_tests(void)
 {
 	unsigned long mp = ksym("modprobe_path");
 	unsigned long mp_map = ksym_map(SYSTEM_MAP, "modprobe_path");
 	char want[256], got[256];
 
-	modprobe(want, sizeof(want));
+	read_line(MODPROBE, want, sizeof(want));
 	tap_ok(mp && mp == mp_map,
 	       "modprobe_path: System.map and kallsyms agree (%#lx)", mp_map);
 	tap_ok(mapped_string(mp_map, got, sizeof(got)) == 0 &&
@@ -143,23 +127,23 @@ static void write_tests(void)
 	char orig[256], now[256];
 	char *map;
 
-	modprobe(orig, sizeof(orig));
+	read_line(MODPROBE, orig, sizeof(orig));
 	if (tap_ok(kmap(page_down(mp), 2 * PAGE, PROT_READ | PROT_WRITE,
 			(void **)&map) == 0,
 		   "a writable shared mapping of modprobe_path")) {
 		memcpy(map + (mp & (PAGE - 1)), test, sizeof(test));
-		modprobe(now, sizeof(now));
+		read_line(MODPROBE, now, sizeof(now));
 		tap_ok(strcmp(now, test) == 0,
 		       "a store through it shows in " MODPROBE);
 		memcpy(map + (mp & (PAGE - 1)), orig, strlen(orig) + 1);
-		modprobe(now, sizeof(now));
+		read_line(MODPROBE, now, sizeof(now));
 		tap_ok(strcmp(now, orig) == 0, "restored to '%s'", orig);
 		munmap(map, 2 * PAGE);
 	}
 
 	refuse(page_down(banner), PAGE, PROT_READ | PROT_WRITE, EACCES,
 	       "linux_banner's page writable (.rodata)");
-	refuse(PAGE_OFFSET + (page_down(banner) - 0xffffffff80000000UL),
+	refuse(linear_alias(page_down(banner)),
 	       PAGE, PROT_READ | PROT_WRITE, EACCES,
 	       "its linear-map alias writable");
 	if (tap_ok(kmap(page_down(banner), PAGE, PROT_READ,
@@ -191,9 +175,8 @@ static void agree(unsigned long kva, size_t len, const char *what)
 static void edge_tests(void)
 {
 	unsigned long hm = 0, end = (sym("_end") + PAGE - 1) & ~(PAGE - 1);
-	unsigned long vm = 0, s, e;
-	char line[512], *mine;
-	FILE *f;
+	unsigned long vm, e;
+	char *mine;
 
 	kmem_read_at(fd, sym("high_memory"), &hm, sizeof(hm));
 	agree(hm - PAGE, PAGE, "the last page below high_memory");
@@ -211,13 +194,8 @@ static void edge_tests(void)
 	agree(PAGE_OFFSET + (16UL << 20), 16 * PAGE,
 	      "16 pages of the linear map");
 
-	f = fopen("/proc/vmallocinfo", "r");
-	while (f && !vm && fgets(line, sizeof(line), f))
-		if (sscanf(line, "%lx-%lx", &s, &e) == 2 &&
-		    strstr(line, " vmalloc"))
-			vm = s;
-	if (f)
-		fclose(f);
+	if (!vmalloc_area(PAGE, &vm, &e))
+		vm = 0;
 	if (vm)
 		refuse(vm, PAGE, PROT_READ, ENXIO, "a vmalloc area");
 	else

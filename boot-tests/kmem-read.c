@@ -14,26 +14,8 @@
 #include "lib/kmem.h"
 #include "lib/tap.h"
 
-/* x86_64, 4-level paging, no KASLR (the guest boots with nokaslr) */
-#define PAGE_OFFSET		0xffff888000000000UL
-#define START_KERNEL_MAP	0xffffffff80000000UL
-#define PAGE			4096UL
 
 static int fd;
-
-/* Linear-map alias of a kernel image address. */
-static unsigned long linear_alias(unsigned long image_addr)
-{
-	return PAGE_OFFSET + (image_addr - START_KERNEL_MAP);
-}
-
-/* kallsyms first, the build's System.map for what kallsyms leaves out */
-static unsigned long sym(const char *name)
-{
-	unsigned long a = ksym(name);
-
-	return a ? a : ksym_map(SYSTEM_MAP, name);
-}
 
 static void banner_tests(const char *version, size_t len)
 {
@@ -126,26 +108,20 @@ static void refused_tests(void)
 	       "a read of 0 bytes returns 0");
 }
 
-/* First "vmalloc" and first "ioremap" area of /proc/vmallocinfo. */
+/* A vmalloc area of at least one page and its guard page; an ioremap. */
 static void vmalloc_tests(void)
 {
-	unsigned long start, end, vstart = 0, vend = 0, io = 0;
+	unsigned long start, vstart, vend, io = 0;
 	char line[512], *buf = malloc(2 * PAGE);
 	FILE *f = fopen("/proc/vmallocinfo", "r");
 
-	if (!f || !buf)
-		tap_bail("/proc/vmallocinfo: %s", strerror(errno));
-	while (fgets(line, sizeof(line), f)) {
-		if (sscanf(line, "%lx-%lx", &start, &end) != 2)
-			continue;
-		if (!vstart && strstr(line, " vmalloc") && end - start >= 2 * PAGE) {
-			vstart = start;
-			vend = end;
-		}
-		if (!io && strstr(line, " ioremap"))
+	if (!buf || !vmalloc_area(2 * PAGE, &vstart, &vend))
+		vstart = 0;
+	while (f && !io && fgets(line, sizeof(line), f))
+		if (sscanf(line, "%lx-", &start) == 1 && strstr(line, " ioremap"))
 			io = start;
-	}
-	fclose(f);
+	if (f)
+		fclose(f);
 
 	if (!vstart)
 		tap_bail("no vmalloc area in /proc/vmallocinfo");

@@ -14,27 +14,9 @@
 #include "lib/kmem.h"
 #include "lib/tap.h"
 
-#define PAGE_OFFSET		0xffff888000000000UL
-#define START_KERNEL_MAP	0xffffffff80000000UL
-#define PAGE			4096UL
 #define MODPROBE		"/proc/sys/kernel/modprobe"
 
 static int fd;
-
-static unsigned long sym(const char *name)
-{
-	unsigned long a = ksym(name);
-
-	return a ? a : ksym_map(SYSTEM_MAP, name);
-}
-
-/* /proc/sys/kernel/modprobe without its newline */
-static void modprobe(char *buf, size_t size)
-{
-	if (read_text(MODPROBE, buf, size) <= 0)
-		tap_bail("cannot read " MODPROBE);
-	buf[strcspn(buf, "\n")] = '\0';
-}
 
 static void modprobe_path_tests(void)
 {
@@ -46,13 +28,13 @@ static void modprobe_path_tests(void)
 		tap_bail("modprobe_path not in /proc/kallsyms");
 	tap_ok(ksym_map(SYSTEM_MAP, "modprobe_path") == addr,
 	       "modprobe_path: System.map and kallsyms agree (%#lx)", addr);
-	modprobe(orig, sizeof(orig));
+	read_line(MODPROBE, orig, sizeof(orig));
 	tap_ok(kmem_write_at(fd, addr, test, sizeof(test)) == sizeof(test),
 	       "writing modprobe_path returns the whole count");
-	modprobe(now, sizeof(now));
+	read_line(MODPROBE, now, sizeof(now));
 	tap_ok(strcmp(now, test) == 0, MODPROBE " shows the new value");
 	kmem_write_at(fd, addr, orig, strlen(orig) + 1);
-	modprobe(now, sizeof(now));
+	read_line(MODPROBE, now, sizeof(now));
 	tap_ok(strcmp(now, orig) == 0, "restored to '%s'", orig);
 }
 
@@ -76,7 +58,7 @@ static void read_only_tests(void)
 	unsigned long text = sym("_stext");
 
 	refused_unchanged(banner, EACCES, "linux_banner (.rodata)");
-	refused_unchanged(PAGE_OFFSET + (banner - START_KERNEL_MAP), EACCES,
+	refused_unchanged(linear_alias(banner), EACCES,
 			  "linux_banner's linear-map alias");
 	refused_unchanged(text, EACCES, "kernel text (_stext)");
 }
@@ -100,9 +82,8 @@ static void short_write(unsigned long limit, const char *what)
 
 static void other_tests(void)
 {
-	unsigned long hm = 0, vm = 0, start, end;
-	char mine[64], junk[2 * 4096], line[512];
-	FILE *f;
+	unsigned long hm = 0, vm, end;
+	char mine[64], junk[2 * 4096];
 
 	short_write(sym("_end"), "_end");
 	kmem_read_at(fd, sym("high_memory"), &hm, sizeof(hm));
@@ -121,13 +102,8 @@ static void other_tests(void)
 	tap_errno(kmem_write_at(fd, 0xfffffffffffff000UL, junk, 2 * 4096),
 		  EOVERFLOW, "a write that would wrap the address space is EOVERFLOW");
 
-	f = fopen("/proc/vmallocinfo", "r");
-	while (f && !vm && fgets(line, sizeof(line), f))
-		if (sscanf(line, "%lx-%lx", &start, &end) == 2 &&
-		    strstr(line, " vmalloc"))
-			vm = start;
-	if (f)
-		fclose(f);
+	if (!vmalloc_area(PAGE, &vm, &end))
+		vm = 0;
 	if (vm)
 		refused_unchanged(vm, EPERM, "a vmalloc area");
 	else

@@ -4,6 +4,7 @@
 # the boot tests for EXPECT (on|off). Writes build/results/CONFIG/:
 #   serial.log  the console (kernel messages), ttyS0
 #   tap.txt     the tests' TAP, ttyS1
+#   kunit.json  KUnit results parsed from serial.log (KUnit configs only)
 #   summary     "passed N failed N skipped N" for scripts/summary.sh
 # The boot fails when it does not reach the end marker in time, or when
 # the kernel printed an oops, a BUG, a WARNING or a call trace.
@@ -48,6 +49,16 @@ fi
 "$(dirname "$0")/tap-count.sh" "$out/tap.txt" > "$out/summary"
 read -r _ passed _ failed _ skipped < "$out/summary"
 grep -E '^# *not ok|^not ok|Bail out' "$out/tap.txt" || true
+
+# A kernel built with KUnit ran its suites during boot: count them too.
+if grep -q '^CONFIG_KUNIT=y' "$O/.config"; then
+	read -r _ kp _ kf _ ks < <("$(dirname "$0")/kunit-count.sh" \
+		"$out/serial.log" "$out/kunit.json")
+	echo "  KUNIT   $name: $kp passed, $kf failed, $ks skipped" \
+		"(build/results/$name/kunit.txt)"
+	[ "$kf" -eq 0 ] || grep -E 'FAILED|not ok' "$out/kunit.txt" || true
+	passed=$((passed + kp)) failed=$((failed + kf)) skipped=$((skipped + ks))
+fi
 
 if [ -n "$problem" ]; then
 	failed=$((failed + 1))

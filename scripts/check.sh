@@ -46,7 +46,7 @@ total=$((SECONDS - start))
 
 echo
 echo "Stage times (seconds), this run:"
-column -t "$times" | sed 's/^/  /'
+awk '{ printf "  %-32s %5d\n", $1, $2 }' "$times"
 rebuild=$(awk '/^(rebuild-after-touch|boot):/ { t += $2 } END { print t + 0 }' \
 	"$times")
 echo "  total $total s (budget for a cold run: 1500 s)"

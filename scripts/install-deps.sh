@@ -7,7 +7,7 @@ packages=(
 	build-essential bc bison flex libelf-dev libssl-dev	# kernel build
 	xz-utils git linux-source-6.1				# the tree
 	dracut-core cpio kmod					# initramfs
-	qemu-system-x86						# boot tests
+	qemu-system-x86 python3					# boot tests, kunit.py
 )
 
 missing=()

@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include "kmem.h"
+#include "tap.h"
 
 /* Both files have lines "<hex address> <type> <name>[ [module]]". */
 static unsigned long symbol_in(const char *path, const char *name)
@@ -35,6 +36,13 @@ unsigned long ksym(const char *name)
 unsigned long ksym_map(const char *map, const char *name)
 {
 	return symbol_in(map, name);
+}
+
+unsigned long sym(const char *name)
+{
+	unsigned long a = ksym(name);
+
+	return a ? a : ksym_map(SYSTEM_MAP, name);
 }
 
 static int kmem_seek(int fd, unsigned long addr)
@@ -80,4 +88,25 @@ ssize_t read_text(const char *path, char *buf, size_t size)
 		return -1;
 	buf[n] = '\0';
 	return n;
+}
+
+void read_line(const char *path, char *buf, size_t size)
+{
+	if (read_text(path, buf, size) <= 0)
+		tap_bail("cannot read %s", path);
+	buf[strcspn(buf, "\n")] = '\0';
+}
+
+int vmalloc_area(unsigned long min, unsigned long *start, unsigned long *end)
+{
+	FILE *f = fopen("/proc/vmallocinfo", "r");
+	char line[512];
+	int found = 0;
+
+	while (f && !found && fgets(line, sizeof(line), f))
+		found = sscanf(line, "%lx-%lx", start, end) == 2 &&
+			strstr(line, " vmalloc") && *end - *start >= min;
+	if (f)
+		fclose(f);
+	return found;
 }

@@ -13,10 +13,23 @@
 /* The build's System.map, put into the initramfs by scripts/boot-test.sh */
 #define SYSTEM_MAP	"/usr/lib/devkmem-tests/System.map"
 
+/* x86_64 with 4-level paging and no KASLR (the guest boots nokaslr) */
+#define PAGE_OFFSET		0xffff888000000000UL
+#define START_KERNEL_MAP	0xffffffff80000000UL
+#define PAGE			4096UL
+
+/* Linear-map alias of a kernel-image address. */
+static inline unsigned long linear_alias(unsigned long image_addr)
+{
+	return PAGE_OFFSET + (image_addr - START_KERNEL_MAP);
+}
+
 /* Address of a symbol in /proc/kallsyms, or 0 if it is not there. */
 unsigned long ksym(const char *name);
 /* Address of a symbol in a System.map file, or 0. */
 unsigned long ksym_map(const char *map, const char *name);
+/* kallsyms first, then the build's System.map for what it leaves out. */
+unsigned long sym(const char *name);
 
 /*
  * Read or write at a kernel virtual address. pread()/pwrite() cannot do
@@ -30,7 +43,15 @@ ssize_t kmem_read_at(int fd, unsigned long addr, void *buf, size_t len);
 ssize_t kmem_write_at(int fd, unsigned long addr, const void *buf,
 		      size_t len);
 
+/*
+ * First vmalloc()ed area of /proc/vmallocinfo at least min bytes long
+ * (its size includes the guard page at its end); 0 if there is none.
+ */
+int vmalloc_area(unsigned long min, unsigned long *start, unsigned long *end);
+
 /* Whole contents of a small text file, NUL-terminated; length or -1. */
 ssize_t read_text(const char *path, char *buf, size_t size);
+/* Its first line without the newline; bails out if it cannot be read. */
+void read_line(const char *path, char *buf, size_t size);
 
 #endif
