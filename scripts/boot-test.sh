@@ -32,6 +32,7 @@ timeout --foreground -k 5 "$timeout" \
 	-append "console=ttyS0 panic=-1 oops=panic nokaslr devkmem_test.expect=$expect" \
 	-serial "file:$out/serial.log" -serial "file:$out/tap.txt" \
 	</dev/null >"$out/qemu.log" 2>&1 || rc=$?
+touch "$out/serial.log" "$out/tap.txt"	# QEMU may not have started at all
 
 problem=
 if [ $rc -eq 124 ] || [ $rc -eq 137 ]; then
