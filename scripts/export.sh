@@ -14,6 +14,7 @@ dirty=$(git -C "$TREE" status --porcelain --untracked-files=no)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 git -C "$TREE" -c core.abbrev=12 format-patch -q --zero-commit \
+	--filename-max-length=100 \
 	--no-signature --base=base -o "$tmp" base..HEAD
 
 new=()
