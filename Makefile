@@ -40,7 +40,7 @@ check:
 
 ## clean: remove build/ except the unpacked tree (build/linux)
 clean:
-	rm -rf $(addprefix build/,$(CONFIGS) results initramfs boot-tests)
+	rm -rf $(addprefix build/,$(CONFIGS) results initramfs boot-tests menuconfig)
 
 ## help: this list
 help:

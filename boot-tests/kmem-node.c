@@ -1,10 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * devkmem-on: the /dev/kmem node, its seek rules, and pread/pwrite, which
- * cannot reach kernel addresses.
+ * devkmem-on: the /dev/kmem node, the deprecation warning of its first
+ * open, its seek rules, and pread/pwrite, which cannot reach kernel
+ * addresses. The runner starts this program first, so that its open is
+ * the first one of the boot.
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
@@ -12,6 +15,48 @@
 
 #include "lib/kmem.h"
 #include "lib/tap.h"
+
+/*
+ * Count the kernel log records that carry the deprecation warning; the
+ * last one found is left in line.
+ */
+static int warnings(char *line, size_t size)
+{
+	int fd = open("/dev/kmsg", O_RDONLY | O_NONBLOCK);
+	char rec[1024];
+	ssize_t n;
+	int count = 0;
+
+	if (fd < 0)
+		return -1;
+	while ((n = read(fd, rec, sizeof(rec) - 1)) > 0 || errno == EPIPE) {
+		if (n <= 0)
+			continue;	/* EPIPE: records were overwritten */
+		rec[n] = '\0';
+		if (strstr(rec, "/dev/kmem is deprecated")) {
+			count++;
+			snprintf(line, size, "%s", rec);
+		}
+	}
+	close(fd);
+	return count;
+}
+
+static void warning_tests(void)
+{
+	char line[1024] = "", want[64];
+	int i, fd;
+
+	for (i = 0; i < 3; i++) {
+		fd = open(KMEM_PATH, O_RDONLY);
+		if (fd >= 0)
+			close(fd);
+	}
+	snprintf(want, sizeof(want), "opened by kmem-node (pid %d)", getpid());
+	tap_ok(warnings(line, sizeof(line)) == 1,
+	       "three opens log the deprecation warning once");
+	tap_ok(strstr(line, want) != NULL, "it names the opener: %s", want);
+}
 
 int main(void)
 {
@@ -24,6 +69,7 @@ int main(void)
 	tap_header();
 	if (!banner)
 		tap_bail("linux_banner not in /proc/kallsyms");
+	warning_tests();
 
 	if (!tap_ok(stat(KMEM_PATH, &st) == 0, "devtmpfs has " KMEM_PATH))
 		return tap_finish();

@@ -26,9 +26,12 @@ boot() {
 mapfile -t configs < <("$s/configs.sh" names)
 stage packages "$s/install-deps.sh"
 stage tree "$s/tree.sh"
+stage docs "$s/doc-check.sh"
 for c in "${configs[@]}"; do
 	stage "build:$c" "$s/build-kernel.sh" "$c"
 done
+
+stage menuconfig "$s/menuconfig-test.sh"
 
 # Budget: the edit-build-test loop after touching drivers/char/mem.c.
 if [ "${BUDGET:-1}" != 0 ]; then
@@ -54,5 +57,5 @@ if [ "${BUDGET:-1}" != 0 ]; then
 	echo "  rebuild after touching mem.c + all boots: $rebuild s (budget: 180 s)"
 fi
 echo
-"$s/summary.sh" "${configs[@]}" || status=1
+"$s/summary.sh" docs menuconfig "${configs[@]}" || status=1
 exit $status

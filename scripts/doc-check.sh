@@ -1,0 +1,57 @@
+#!/bin/bash
+# The kernel's own checks of the documentation the series adds, as TAP:
+# scripts/get_abi.pl validates Documentation/ABI and finds /dev/kmem's
+# obsolete entry; scripts/kernel-doc is silent on drivers/char/mem.c;
+# devices.txt marks 1:2 deprecated. Writes build/results/docs/.
+set -euo pipefail
+. "$(dirname "$0")/common.sh"
+
+out=$RESULTS/docs
+mkdir -p "$out"
+n=0 passed=0 failed=0
+point() {	# point OK|FAIL description
+	n=$((n + 1))
+	if [ "$1" = OK ]; then
+		passed=$((passed + 1))
+		echo "ok $n - $2"
+	else
+		failed=$((failed + 1))
+		echo "not ok $n - $2"
+	fi
+}
+
+cd "$TREE"
+{
+echo "TAP version 13"
+rc=0
+./scripts/get_abi.pl validate --dir Documentation/ABI > "$out/abi-validate.txt" 2>&1 ||
+	rc=$?
+if [ $rc -eq 0 ] && ! grep -q 'dev-kmem' "$out/abi-validate.txt"; then
+	point OK "get_abi.pl validate: no complaint about ABI/obsolete/dev-kmem"
+else
+	point FAIL "get_abi.pl validate (rc $rc): see build/results/docs/abi-validate.txt"
+fi
+./scripts/get_abi.pl search '^/dev/kmem$' --dir Documentation/ABI \
+	> "$out/abi-search.txt" 2>&1 || true
+if grep -q 'Replacement' "$out/abi-search.txt" &&
+   grep -q 'Planned removal' "$out/abi-search.txt"; then
+	point OK "get_abi.pl search finds /dev/kmem with its replacement and removal"
+else
+	point FAIL "get_abi.pl search does not find the /dev/kmem entry"
+fi
+kdoc=$(./scripts/kernel-doc -none drivers/char/mem.c 2>&1 || echo "exit $?")
+if [ -z "$kdoc" ]; then
+	point OK "kernel-doc -none drivers/char/mem.c is silent"
+else
+	point FAIL "kernel-doc -none drivers/char/mem.c: $kdoc"
+fi
+if grep -E '^[[:space:]]+2 = /dev/kmem' -A2 Documentation/admin-guide/devices.txt |
+   grep -q 'DEPRECATED, see CONFIG_DEVKMEM'; then
+	point OK "devices.txt: 1:2 /dev/kmem marked deprecated, pointing to CONFIG_DEVKMEM"
+else
+	point FAIL "devices.txt: 1:2 /dev/kmem not marked deprecated"
+fi
+echo "1..$n"
+} | tee "$out/tap.txt"
+read -r _ passed _ failed < <(awk '/^ok /{p++} /^not ok /{f++} END {print "passed", p+0, "failed", f+0}' "$out/tap.txt")
+echo "passed $passed failed $failed skipped 0" > "$out/summary"

@@ -1,0 +1,123 @@
+#!/bin/bash
+# Drive the real "make menuconfig" under tmux, as a person would, and
+# assert on what the screen shows (tmux capture-pane), for the
+# devkmem-on config and for devkmem-off (STRICT_DEVMEM on). Each run
+# works on a copy of the config in build/menuconfig/<config>/, so the
+# kernels' own .config files are never touched. Screens and TAP go to
+# build/results/menuconfig/.
+set -euo pipefail
+. "$(dirname "$0")/common.sh"
+
+out=$RESULTS/menuconfig
+mkdir -p "$out"
+rm -f "$out"/*.txt
+session=devkmem-menuconfig
+n=0
+
+point() {	# point OK|FAIL description
+	n=$((n + 1))
+	if [ "$1" = OK ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; fi
+}
+
+screen() {
+	tmux capture-pane -p -t "$session"
+}
+
+# wait_for TEXT NAME: poll the screen until it shows TEXT (60 s at most),
+# then save it as NAME.txt; fails if it never does.
+wait_for() {
+	local i
+	for i in $(seq 1 120); do
+		if screen | grep -qF -- "$1"; then
+			screen > "$out/$2.txt"
+			return 0
+		fi
+		sleep 0.5
+	done
+	screen > "$out/$2.txt"
+	return 1
+}
+
+keys() {
+	tmux send-keys -t "$session" "$@"
+	sleep 0.5
+}
+
+start() {	# start CONFIG
+	local dir=$BUILD/menuconfig/$1
+	mkdir -p "$dir"
+	cp "$BUILD/$1/.config" "$dir/.config"
+	tmux kill-session -t "$session" 2>/dev/null || true
+	tmux new-session -d -s "$session" -x 150 -y 50 \
+		"make -C '$TREE' O='$dir' ARCH=x86_64 menuconfig"
+	wait_for "Kernel Configuration" "$1-main"
+}
+
+search() {	# search REGEX NAME
+	keys /
+	wait_for "Search Configuration Parameter" "$2-prompt" || return 1
+	keys "$1" Enter
+	wait_for "Search Results" "$2"
+}
+
+has() {		# has NAME TEXT
+	grep -qF -- "$2" "$out/$1.txt"
+}
+
+{
+echo "TAP version 13"
+
+# devkmem-on: Device Drivers -> Character devices shows the entry, and
+# its help screen the deprecation.
+# The search result's jump key (1) opens Character devices at /dev/mem;
+# /dev/kmem is the entry below it.
+if start devkmem-on && search '^DEVMEM$' on-search; then
+	keys 1
+	if wait_for "Character devices" on-chardev &&
+	   has on-chardev "/dev/kmem virtual device support"; then
+		point OK "devkmem-on: Character devices lists '/dev/kmem virtual device support'"
+	else
+		point FAIL "devkmem-on: Character devices does not list /dev/kmem (screen: on-chardev.txt)"
+	fi
+	keys Down '?'
+	if wait_for "deprecated" on-help && has on-help "If unsure, say N." &&
+	   has on-help "/proc/kcore"; then
+		point OK "devkmem-on: its help shows the deprecation, the replacement and 'If unsure, say N.'"
+	else
+		point FAIL "devkmem-on: help screen lacks the deprecation text (screen: on-help.txt)"
+	fi
+else
+	point FAIL "devkmem-on: menuconfig or its search did not come up (screens in build/results/menuconfig)"
+	point FAIL "devkmem-on: help screen not reached"
+fi
+
+# devkmem-off (STRICT_DEVMEM=y): the entry is hidden, and the search
+# says why.
+if start devkmem-off && search '^DEVKMEM$' off-search; then
+	if has off-search "!STRICT_DEVMEM [=y]"; then
+		point OK "devkmem-off: /DEVKMEM shows the dependency !STRICT_DEVMEM [=y]"
+	else
+		point FAIL "devkmem-off: /DEVKMEM does not show !STRICT_DEVMEM (screen: off-search.txt)"
+	fi
+	keys Escape Escape
+	if search '^DEVMEM$' off-search-devmem; then
+		keys 1
+		if wait_for "Character devices" off-chardev &&
+		   has off-chardev "/dev/mem virtual device support" &&
+		   ! has off-chardev "/dev/kmem virtual device support"; then
+			point OK "devkmem-off: Character devices shows /dev/mem but no /dev/kmem entry"
+		else
+			point FAIL "devkmem-off: Character devices screen is wrong (screen: off-chardev.txt)"
+		fi
+	else
+		point FAIL "devkmem-off: search for DEVMEM failed"
+	fi
+else
+	point FAIL "devkmem-off: menuconfig or its search did not come up"
+	point FAIL "devkmem-off: Character devices not reached"
+fi
+tmux kill-session -t "$session" 2>/dev/null || true
+echo "1..$n"
+} | tee "$out/tap.txt"
+awk '/^ok /{p++} /^not ok /{f++} END {printf "passed %d failed %d skipped 0\n", p, f}' \
+	"$out/tap.txt" > "$out/summary"
