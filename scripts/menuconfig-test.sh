@@ -38,6 +38,18 @@ wait_for() {
 	return 1
 }
 
+# End the session and everything in it: killing the tmux session alone
+# leaves mconf running without a terminal, spinning on the CPU. The pane's
+# process leads its own session, so kill that session.
+stop() {
+	local sid
+	sid=$(tmux display-message -p -t "$session" '#{pane_pid}' 2>/dev/null) ||
+		return 0
+	pkill -KILL -s "$sid" 2>/dev/null || true
+	tmux kill-session -t "$session" 2>/dev/null || true
+}
+trap stop EXIT
+
 keys() {
 	tmux send-keys -t "$session" "$@"
 	sleep 0.5
@@ -47,7 +59,7 @@ start() {	# start CONFIG
 	local dir=$BUILD/menuconfig/$1
 	mkdir -p "$dir"
 	cp "$BUILD/$1/.config" "$dir/.config"
-	tmux kill-session -t "$session" 2>/dev/null || true
+	stop
 	tmux new-session -d -s "$session" -x 150 -y 50 \
 		"make -C '$TREE' O='$dir' ARCH=x86_64 menuconfig"
 	wait_for "Kernel Configuration" "$1-main"
@@ -116,7 +128,7 @@ else
 	point FAIL "devkmem-off: menuconfig or its search did not come up"
 	point FAIL "devkmem-off: Character devices not reached"
 fi
-tmux kill-session -t "$session" 2>/dev/null || true
+stop
 echo "1..$n"
 } | tee "$out/tap.txt"
 awk '/^ok /{p++} /^not ok /{f++} END {printf "passed %d failed %d skipped 0\n", p, f}' \
