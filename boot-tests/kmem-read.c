@@ -67,9 +67,10 @@ static void high_memory_tests(void)
 {
 	unsigned long hm_sym = sym("high_memory"), hm = 0;
 	char buf[64];
+	ssize_t n;
 
-	if (!tap_ok(kmem_read_at(fd, hm_sym, &hm, sizeof(hm)) == sizeof(hm) &&
-		    hm > PAGE_OFFSET,
+	n = kmem_read_at(fd, hm_sym, &hm, sizeof(hm));
+	if (!tap_ok(n == sizeof(hm) && hm > PAGE_OFFSET,
 		    "high_memory read through /dev/kmem (%#lx)", hm))
 		return;
 	tap_ok(kmem_read_at(fd, hm - PAGE, buf, sizeof(buf)) == sizeof(buf),
