@@ -33,3 +33,16 @@ tooling_git() {
 	GIT_COMMITTER_DATE="2000-01-01T00:00:00Z" \
 		git -C "$TREE" "$@"
 }
+
+# TAP for the host-side checks: point OK|FAIL DESCRIPTION prints one test
+# point, numbered by the caller's counter n.
+point() {
+	n=$((n + 1))
+	if [ "$1" = OK ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; fi
+}
+
+# tap_summary TAPFILE: the "passed N failed N skipped 0" line that
+# scripts/summary.sh adds up, from the points of TAPFILE.
+tap_summary() {
+	awk '/^ok /{p++} /^not ok /{f++} END {printf "passed %d failed %d skipped 0\n", p, f}' "$1"
+}

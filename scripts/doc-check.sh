@@ -8,17 +8,7 @@ set -euo pipefail
 
 out=$RESULTS/docs
 mkdir -p "$out"
-n=0 passed=0 failed=0
-point() {	# point OK|FAIL description
-	n=$((n + 1))
-	if [ "$1" = OK ]; then
-		passed=$((passed + 1))
-		echo "ok $n - $2"
-	else
-		failed=$((failed + 1))
-		echo "not ok $n - $2"
-	fi
-}
+n=0
 
 cd "$TREE"
 {
@@ -53,5 +43,4 @@ else
 fi
 echo "1..$n"
 } | tee "$out/tap.txt"
-read -r _ passed _ failed < <(awk '/^ok /{p++} /^not ok /{f++} END {print "passed", p+0, "failed", f+0}' "$out/tap.txt")
-echo "passed $passed failed $failed skipped 0" > "$out/summary"
+tap_summary "$out/tap.txt" > "$out/summary"

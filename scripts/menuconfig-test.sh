@@ -14,11 +14,6 @@ rm -f "$out"/*.txt
 session=devkmem-menuconfig
 n=0
 
-point() {	# point OK|FAIL description
-	n=$((n + 1))
-	if [ "$1" = OK ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; fi
-}
-
 screen() {
 	tmux capture-pane -p -t "$session"
 }
@@ -131,5 +126,4 @@ fi
 stop
 echo "1..$n"
 } | tee "$out/tap.txt"
-awk '/^ok /{p++} /^not ok /{f++} END {printf "passed %d failed %d skipped 0\n", p, f}' \
-	"$out/tap.txt" > "$out/summary"
+tap_summary "$out/tap.txt" > "$out/summary"
