@@ -1,9 +1,15 @@
 #!/bin/bash
 # Write the commits of build/linux (base..HEAD) back to series/ as
 # git format-patch files, one per commit, named after their subject
-# without a number, and update the patch names in series/series while
-# keeping its comments and banners in place. Output is stable: exporting
-# an unchanged tree changes nothing.
+# without a number, with each commit's git note as the reviewers' notes
+# below "---", and update the patch names in series/series while keeping
+# its comments and banners in place. series/0000-cover-letter.patch is
+# regenerated around its subject and blurb (edit those by hand there):
+# shortlog, diffstat, base-commit and the To/Cc lines that the tree's
+# scripts/get_maintainer.pl gives for the series. Output is stable:
+# exporting an unchanged tree changes nothing.
+# export.sh --to DIR writes the same files to DIR and leaves series/ be
+# (lint-form.sh compares the two).
 set -euo pipefail
 . "$(dirname "$0")/common.sh"
 
@@ -13,9 +19,57 @@ dirty=$(git -C "$TREE" status --porcelain --untracked-files=no)
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-git -C "$TREE" -c core.abbrev=12 format-patch -q --zero-commit \
-	--filename-max-length=100 \
-	--no-signature --base=base -o "$tmp" base..HEAD
+dest=$SERIES_DIR
+if [ "${1:-}" = --to ]; then
+	dest=$2
+	mkdir -p "$dest"
+fi
+fp() {
+	git -C "$TREE" -c core.abbrev=12 format-patch -q --zero-commit \
+		--filename-max-length=100 --no-signature --base=base --notes \
+		"$@" base..HEAD
+}
+
+# The cover letter's subject and blurb, from the current cover letter:
+# everything above the shortlog ("Author Name (N):").
+cover=$SERIES_DIR/0000-cover-letter.patch
+cover_opts=()
+if [ -f "$cover" ]; then
+	author=$(git -C "$TREE" log -1 --format=%an HEAD)
+	git mailinfo "$tmp/msg" "$tmp/diff" < "$cover" > "$tmp/info"
+	{
+		sed -n 's/^Subject: //p' "$tmp/info"
+		echo
+		awk -v a="$author" '$0 ~ "^" a " \\([0-9]+\\):$" { exit } { print }' \
+			"$tmp/msg"
+	} > "$tmp/description"
+	branch=$(git -C "$TREE" symbolic-ref --short HEAD)
+	git -C "$TREE" config "branch.$branch.description" "$(cat "$tmp/description")"
+	cover_opts=(--cover-from-description=subject)
+fi
+
+# To: the maintainers get_maintainer.pl names (less the author), Cc: the
+# lists, for the series as a whole.
+mkdir "$tmp/draft"
+fp -o "$tmp/draft"
+from=$(git -C "$TREE" log -1 --format='%ae' HEAD)
+addr_opts=()
+while IFS= read -r a; do
+	[[ $a == *"<$from>"* ]] || addr_opts+=("--to=$a")
+done < <(cd "$TREE" && ./scripts/get_maintainer.pl --no-git-fallback \
+	--no-rolestats --no-l --no-r "$tmp"/draft/*.patch)
+while IFS= read -r a; do
+	addr_opts+=("--cc=$a")
+done < <(cd "$TREE" && ./scripts/get_maintainer.pl --no-git-fallback \
+	--no-rolestats --no-m --no-r --l "$tmp"/draft/*.patch)
+rm -rf "$tmp/draft"
+
+fp -o "$tmp" --cover-letter "${cover_opts[@]}" "${addr_opts[@]}"
+# format-patch dates the cover letter now; date it as the last patch.
+date=$(git -C "$TREE" log -1 --format=%aD HEAD)
+sed "0,/^Date: /s/^Date: .*/Date: $date/" "$tmp/0000-cover-letter.patch" \
+	> "$dest/0000-cover-letter.patch"
+rm "$tmp/0000-cover-letter.patch"
 
 new=()
 for f in "$tmp"/*.patch; do
@@ -24,6 +78,15 @@ for f in "$tmp"/*.patch; do
 	n=${n#[0-9][0-9][0-9][0-9]-}
 	new+=("$n")
 done
+
+if [ "$dest" != "$SERIES_DIR" ]; then
+	i=0
+	for f in "$tmp"/*.patch; do
+		mv "$f" "$dest/${new[$i]}"
+		i=$((i + 1))
+	done
+	exit 0
+fi
 
 # Replace the old patch files with the new ones.
 while read -r old; do

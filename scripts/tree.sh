@@ -1,7 +1,7 @@
 #!/bin/bash
 # Unpack Debian's linux-source-6.1 into build/linux as a git repository
 # (tag "base" = pristine tree) and apply series/ on top with git am, one
-# commit per patch. Re-applies only when series/ changed; refuses to throw
+# commit per patch, each with its reviewers' notes as a git note. Re-applies only when series/ changed; refuses to throw
 # away commits or edits made in build/linux that were not exported.
 set -euo pipefail
 . "$(dirname "$0")/common.sh"
@@ -64,6 +64,16 @@ while read -r p; do
 		git -C "$TREE" am --abort || true
 		die "patch series/$p does not apply to $PKG $have" \
 		    "(series refreshed against $want)"
+	fi
+	# Reviewers' notes below "---" go back into the commit's git note,
+	# where make export finds them.
+	notes=$(awk '/^---$/ { sep = 1; next }
+		sep && /^Notes:$/ { on = 1; next }
+		on && /^    / { print substr($0, 5); next }
+		on && /^$/ { print; next }
+		on || /^diff --git / { exit }' "$SERIES_DIR/$p")
+	if [ -n "$notes" ]; then
+		tooling_git notes add -f -m "$notes" HEAD
 	fi
 	n=$((n + 1))
 done < <(series_patches)
