@@ -3,7 +3,7 @@
 
 CONFIGS := $(shell scripts/configs.sh names)
 
-.PHONY: all deps tree export kernels boot check clean help
+.PHONY: all deps tree export kernels boot lint check clean help
 
 ## all: (default) install packages, unpack + patch the tree, build every config
 all: kernels
@@ -33,6 +33,10 @@ boot:
 		scripts/initramfs.sh $$c && \
 		scripts/boot-test.sh $$c $$(scripts/configs.sh tests $$c) || st=1; \
 	done; scripts/summary.sh $(CONFIGS) && exit $$st
+
+## lint: checkpatch, mail form, every prefix built, zero cost when off
+lint: kernels
+	@scripts/lint.sh
 
 ## check: everything "make" does, then all tests; ends "N passed, N failed"
 check:

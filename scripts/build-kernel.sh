@@ -19,19 +19,16 @@ done
 
 O=$BUILD/$name
 mkdir -p "$O"
-kmake() {
-	make -C "$TREE" O="$O" ARCH=x86_64 "$@"
-}
 
 # Regenerate .config in place; if nothing changed, put the previous file
 # (and its timestamp) back so that kbuild sees no change at all.
 prev=$O/.config.prev
 rm -f "$prev"
 [ -f "$O/.config" ] && cp -p "$O/.config" "$prev"
-kmake -s tinyconfig >"$O/tinyconfig.log" 2>&1
+kmake "$name" -s tinyconfig >"$O/tinyconfig.log" 2>&1
 "$TREE/scripts/kconfig/merge_config.sh" -m -O "$O" "$O/.config" "${paths[@]}" \
 	>"$O/merge_config.log"
-kmake -s olddefconfig
+kmake "$name" -s olddefconfig
 if ! "$(dirname "$0")/config-check.sh" "$O/.config" "${paths[@]}"; then
 	die "$name: .config does not match kconfig-fragments (see above)"
 fi
@@ -42,5 +39,5 @@ else
 fi
 
 echo "  BUILD   $name"
-kmake -s -j"$(nproc)" bzImage
+kmake "$name" -s -j"$(nproc)" bzImage
 echo "  KERNEL  build/$name/arch/x86/boot/bzImage"

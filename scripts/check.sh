@@ -1,6 +1,6 @@
 #!/bin/bash
-# What "make check" runs: everything "make" does, then the boot tests of
-# every config, then the budgets. Prints the wall time of each stage and
+# What "make check" runs: everything "make" does, make lint, then the
+# boot tests of every config, then the budgets. Prints the wall time of each stage and
 # ends with "N passed, N failed, N skipped" (non-zero exit on a failure).
 # BUDGET=0 skips the rebuild-after-touching-mem.c measurement.
 set -euo pipefail
@@ -31,6 +31,7 @@ for c in "${configs[@]}"; do
 	stage "build:$c" "$s/build-kernel.sh" "$c"
 done
 
+stage lint "$s/lint.sh" || true
 stage menuconfig "$s/menuconfig-test.sh"
 
 # Budget: the edit-build-test loop after touching drivers/char/mem.c.
@@ -57,5 +58,6 @@ if [ "${BUDGET:-1}" != 0 ]; then
 	echo "  rebuild after touching mem.c + all boots: $rebuild s (budget: 180 s)"
 fi
 echo
-"$s/summary.sh" docs menuconfig "${configs[@]}" || status=1
+mapfile -t lint < <("$s/lint.sh" names)
+"$s/summary.sh" docs "${lint[@]}" menuconfig "${configs[@]}" || status=1
 exit $status

@@ -23,6 +23,18 @@ series_patches() {
 	sed -e 's/#.*//' -e 's/[[:space:]]*$//' -e '/^$/d' "$SERIES_DIR/series"
 }
 
+# kmake NAME ARGS...: make in build/linux for config NAME (O=build/NAME).
+# Build stamps are fixed, so the same sources and .config give the same
+# vmlinux: zero-cost.sh compares a patched build with a pristine one.
+kmake() {
+	local name=$1
+	shift
+	make -C "$TREE" O="$BUILD/$name" ARCH=x86_64 LOCALVERSION= \
+		KBUILD_BUILD_TIMESTAMP="Sat Jan  1 00:00:00 UTC 2000" \
+		KBUILD_BUILD_USER=devkmem KBUILD_BUILD_HOST=build \
+		KBUILD_BUILD_VERSION=1 "$@"
+}
+
 # Fixed identity and dates for commits made by the tooling, so that the
 # base commit (and therefore every patch's base-commit:) is reproducible.
 tooling_git() {

@@ -9,6 +9,7 @@ packages=(
 	dracut-core cpio kmod					# initramfs
 	qemu-system-x86 python3					# boot tests, kunit.py
 	libncurses-dev pkg-config tmux				# menuconfig test
+	sparse python3-ply python3-git			# make lint
 )
 
 missing=()

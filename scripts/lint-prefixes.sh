@@ -1,0 +1,168 @@
+#!/bin/bash
+# Bisectability, as TAP. In build/linux, go back to the pristine base and
+# apply series/ with "git am --whitespace=error" one patch at a time;
+# after the base and after each patch, build every config incrementally
+# in its own build/<config>: each prefix must apply and build, adding no
+# compiler, kconfig or objtool warning that the pristine build does not
+# give. At the base and at the full series, also run sparse (C=2) and
+# W=1 on the C files of the series. Keeps the pristine vmlinux and
+# objects (and, for configs with the device, those built without its
+# KUnit suite) for zero-cost.sh. Leaves build/linux and build/<config> at the series.
+# Writes build/results/lint-prefixes/.
+set -euo pipefail
+. "$(dirname "$0")/common.sh"
+s=$(dirname "$0")
+
+out=$RESULTS/lint-prefixes
+rm -rf "$out"
+mkdir -p "$out"
+mapfile -t configs < <("$s/configs.sh" names)
+mapfile -t patches < <(series_patches)
+total=${#patches[@]}
+n=0
+t0=$SECONDS
+
+"$s/tree.sh" >/dev/null
+[ -z "$(git -C "$TREE" status --porcelain --untracked-files=no)" ] ||
+	die "build/linux has uncommitted changes"
+branch=$(git -C "$TREE" symbolic-ref --short HEAD)
+head=$(git -C "$TREE" rev-parse HEAD)
+for c in "${configs[@]}"; do
+	[ -f "$BUILD/$c/vmlinux" ] || die "no build/$c/vmlinux; run 'make kernels'"
+	cp -p "$BUILD/$c/.config" "$out/$c.config"
+done
+# The series' C files that kbuild compiles (mem_kunit.c is #included).
+objs=()
+while read -r f; do
+	[ -f "$BUILD/${configs[0]}/${f%.c}.o" ] && objs+=("${f%.c}.o")
+done < <(git -C "$TREE" diff --name-only base HEAD -- '*.c')
+printf '%s\n' "${objs[@]}" > "$out/objects"
+
+restore() {
+	git -C "$TREE" am --abort >/dev/null 2>&1 || true
+	git -C "$TREE" checkout -q -f "$branch"
+	for c in "${configs[@]}"; do
+		[ -f "$out/$c.config" ] && cp -p "$out/$c.config" "$BUILD/$c/.config"
+	done
+}
+trap restore EXIT
+
+# Warnings of a log, without line numbers and build paths, one per line.
+warnings() {
+	grep -E '(warning|error):' "$1" |
+		sed -E -e "s|$BUILD/[^/]+/||g" -e "s|$TREE/||g" \
+		       -e 's/:[0-9]+(:[0-9]+)?:/:/' | sort || true
+}
+
+# prepare LABEL CONFIG [CONFIG-EDIT...]: the series' .config, edited,
+# through olddefconfig (which drops what this prefix does not have yet).
+prepare() {
+	local c=$2
+	cp "$out/$c.config" "$BUILD/$c/.config"
+	[ $# -eq 2 ] || "$TREE/scripts/config" --file "$BUILD/$c/.config" "${@:3}"
+	kmake "$c" -s olddefconfig > "$out/$1-$c.log" 2>&1
+}
+
+# build LABEL CONFIG [CONFIG-EDIT...]
+build() {
+	prepare "$@" && kmake "$2" -s -j"$(nproc)" bzImage >> "$out/$1-$2.log" 2>&1
+}
+
+# sparse LABEL CONFIG: C=2 W=1 on the series' objects (not silent, so
+# that the CHECK lines show it ran).
+sparse() {
+	prepare "$1" "$2" &&
+		kmake "$2" C=2 W=1 "${objs[@]}" > "$out/$1-$2.sparse" 2>&1
+}
+
+# keep LABEL CONFIG: save vmlinux and the series' objects for zero-cost.sh
+# as LABEL-CONFIG.vmlinux and LABEL-CONFIG.<path-of-object>.
+keep() {
+	local o
+	cp "$BUILD/$2/vmlinux" "$out/$1-$2.vmlinux"
+	for o in "${objs[@]}"; do
+		[ ! -f "$BUILD/$2/$o" ] || cp "$BUILD/$2/$o" "$out/$1-$2.${o//\//-}"
+	done
+}
+
+# check_step LABEL DESCRIPTION: build every config at this prefix.
+check_step() {
+	local label=$1 what=$2 c new
+	for c in "${configs[@]}"; do
+		if [ "$label" = base ] || [ "$label" = "$total" ]; then
+			sparse "$label" "$c" ||
+				warn "sparse/W=1 failed at $label for $c"
+		fi
+		if ! build "$label" "$c"; then
+			point FAIL "$what: does not build $c (build/results/lint-prefixes/$label-$c.log)"
+			tail -5 "$out/$label-$c.log" | sed 's/^/# /'
+			continue
+		fi
+		warnings "$out/$label-$c.log" > "$out/$label-$c.warnings"
+		if [ "$label" = base ]; then
+			keep base "$c"
+			point OK "$what builds $c (pristine; $(wc -l < "$out/base-$c.warnings") warnings)"
+			continue
+		fi
+		new=$(comm -13 "$out/base-$c.warnings" "$out/$label-$c.warnings")
+		if [ -z "$new" ]; then
+			point OK "$what builds $c with no new warning"
+		else
+			point FAIL "$what builds $c with new warnings: $(head -1 <<<"$new")"
+			sed 's/^/# /' <<<"$new"
+		fi
+	done
+}
+
+{
+echo "TAP version 13"
+git -C "$TREE" checkout -q --detach base
+check_step base "base (pristine tree)"
+i=0
+for p in "${patches[@]}"; do
+	i=$((i + 1))
+	if git -C "$TREE" -c user.name="devkmem tooling" \
+	     -c user.email=tooling@invalid am -q --whitespace=error \
+	     "$SERIES_DIR/$p" > "$out/am-$i.log" 2>&1; then
+		point OK "patch $i/$total $p: git am --whitespace=error applies it"
+	else
+		point FAIL "patch $i/$total $p: git am --whitespace=error refuses it: $(head -1 "$out/am-$i.log")"
+		sed 's/^/# /' "$out/am-$i.log"
+		break
+	fi
+	check_step "$i" "base + patches 1-$i"
+done
+
+if git -C "$TREE" diff --quiet "$head" HEAD; then
+	point OK "git am of all of series/ gives build/linux's tree"
+else
+	point FAIL "git am of series/ does not give build/linux's tree; run 'make tree'"
+fi
+for c in "${configs[@]}"; do
+	new=$(comm -13 <(warnings "$out/base-$c.sparse") \
+		<(warnings "$out/$total-$c.sparse") || true)
+	if [ -s "$out/base-$c.sparse" ] && [ -s "$out/$total-$c.sparse" ] &&
+	   grep -q ' CHECK ' "$out/$total-$c.sparse" && [ -z "$new" ]; then
+		point OK "sparse (C=2) and W=1 on ${objs[*]} in $c: nothing the pristine tree does not give"
+	elif [ -z "$new" ]; then
+		point FAIL "sparse (C=2) and W=1 did not run in $c (build/results/lint-prefixes/*-$c.sparse)"
+	else
+		point FAIL "sparse (C=2) or W=1 in $c: new: $(head -1 <<<"$new")"
+		sed 's/^/# /' <<<"$new"
+	fi
+done
+
+# The device's own cost: the series built without its KUnit suite.
+for c in "${configs[@]}"; do
+	[ "$("$s/configs.sh" tests "$c")" = on ] || continue
+	if build nokunit "$c" --disable DEVKMEM_KUNIT_TEST; then
+		keep nokunit "$c"
+	else
+		point FAIL "series without DEVKMEM_KUNIT_TEST does not build $c"
+	fi
+	build "$total" "$c" || point FAIL "rebuilding $c at the series failed"
+done
+echo "# prefixes applied and built in $((SECONDS - t0)) s"
+echo "1..$n"
+} | tee "$out/tap.txt"
+tap_summary "$out/tap.txt" > "$out/summary"

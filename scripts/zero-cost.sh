@@ -1,0 +1,103 @@
+#!/bin/bash
+# What the series costs, from the builds lint-prefixes.sh kept, as TAP.
+# A config without the device (tests "off") must give the pristine
+# kernel: every section of vmlinux the same size (size -A), an empty
+# bloat-o-meter, and each object the series touches (drivers/char/mem.o)
+# the same text, data and bss to the byte. size(1) of vmlinux alone is
+# not enough: x86_64 pads text to 2 MiB, so kilobytes hide in it.
+# For a config with the device, the device's own cost (built without its
+# KUnit suite) must stay within KMEM_TEXT_BUDGET bytes of text in the
+# objects; the cost with the suite is printed beside it.
+# Writes build/results/zero-cost/.
+set -euo pipefail
+. "$(dirname "$0")/common.sh"
+s=$(dirname "$0")
+
+in=$RESULTS/lint-prefixes
+out=$RESULTS/zero-cost
+mkdir -p "$out"
+n=0
+budget=${KMEM_TEXT_BUDGET:-4096}
+mapfile -t objs < "$in/objects"
+
+# sizes FILE: "text data bss" from size(1) (0 0 0 if there is no file)
+sizes() {
+	if [ -f "$1" ]; then
+		size "$1" | awk 'NR == 2 { print $1, $2, $3 }'
+	else
+		echo 0 0 0
+	fi
+}
+
+# objdelta LABEL: "text data bss" of the series' objects, patched minus
+# LABEL's (base or nokunit); NEW (optional) replaces the patched build.
+objdelta() {
+	local c=$1 old=$2 new=${3:-} o t=0 d=0 b=0
+	for o in "${objs[@]}"; do
+		read -r t0 d0 b0 < <(sizes "$in/$old-$c.${o//\//-}")
+		if [ -n "$new" ]; then
+			read -r t1 d1 b1 < <(sizes "$in/$new-$c.${o//\//-}")
+		else
+			read -r t1 d1 b1 < <(sizes "$BUILD/$c/$o")
+		fi
+		t=$((t + t1 - t0)) d=$((d + d1 - d0)) b=$((b + b1 - b0))
+	done
+	echo "$t $d $b"
+}
+
+bloat_total() {
+	sed -n 's/.*up\/down: \([0-9]*\)\/-\{0,1\}\([0-9]*\) (\(-\{0,1\}[0-9]*\))$/\3/p' "$1"
+}
+
+{
+echo "TAP version 13"
+for c in $("$s/configs.sh" names); do
+	base=$in/base-$c.vmlinux
+	if [ ! -f "$base" ]; then
+		point FAIL "$c: no pristine build (lint-prefixes.sh did not make one)"
+		continue
+	fi
+	"$TREE/scripts/bloat-o-meter" "$base" "$BUILD/$c/vmlinux" \
+		> "$out/$c.bloat" 2>&1 || true
+	if [ "$("$s/configs.sh" tests "$c")" = off ]; then
+		if diff <(size -A "$base" | sed 1d) \
+			<(size -A "$BUILD/$c/vmlinux" | sed 1d) > "$out/$c.sections"; then
+			point OK "$c: every section of vmlinux is its pristine size (size -A; size: $(sizes "$base"))"
+		else
+			point FAIL "$c: vmlinux sections differ from the pristine build"
+			sed 's/^/# /' "$out/$c.sections"
+		fi
+		if grep -q '^add/remove: 0/0 grow/shrink: 0/0 up/down: 0/0 (0)$' \
+			"$out/$c.bloat"; then
+			point OK "$c: bloat-o-meter pristine -> patched: no symbol changed"
+		else
+			point FAIL "$c: bloat-o-meter pristine -> patched is not empty"
+			sed 's/^/# /' "$out/$c.bloat"
+		fi
+		d=$(objdelta "$c" base)
+		if [ "$d" = "0 0 0" ]; then
+			point OK "$c: ${objs[*]}: text, data and bss are the pristine ones to the byte"
+		else
+			point FAIL "$c: ${objs[*]} grew (text data bss): $d"
+		fi
+		continue
+	fi
+	if [ ! -f "$in/nokunit-$c.vmlinux" ]; then
+		point FAIL "$c: no build without the KUnit suite"
+		continue
+	fi
+	"$TREE/scripts/bloat-o-meter" "$base" "$in/nokunit-$c.vmlinux" \
+		> "$out/$c-device.bloat" 2>&1 || true
+	read -r t d b < <(objdelta "$c" base nokunit)
+	if [ "$t" -gt 0 ] && [ "$t" -le "$budget" ]; then
+		point OK "$c: the device costs $t bytes of text, $d data, $b bss (budget $budget bytes of text)"
+	else
+		point FAIL "$c: the device costs $t bytes of text, $d data, $b bss (budget $budget bytes of text)"
+	fi
+	read -r tk dk bk < <(objdelta "$c" base)
+	echo "# $c: symbols, bloat-o-meter: device $(bloat_total "$out/$c-device.bloat") bytes, with the KUnit suite $(bloat_total "$out/$c.bloat") bytes"
+	echo "# $c: objects with the KUnit suite: text $tk, data $dk, bss $bk bytes"
+done
+echo "1..$n"
+} | tee "$out/tap.txt"
+tap_summary "$out/tap.txt" > "$out/summary"
