@@ -29,10 +29,11 @@ kernels: tree
 
 ## boot: boot every built kernel in QEMU and run its boot tests
 boot:
-	@st=0; for c in $(CONFIGS); do \
-		scripts/initramfs.sh $$c && \
-		scripts/boot-test.sh $$c $$(scripts/configs.sh tests $$c) || st=1; \
-	done; scripts/summary.sh $(CONFIGS) && exit $$st
+	@st=0; for c in $(CONFIGS); do scripts/initramfs.sh $$c || st=1; done; \
+	scripts/configs.sh boots | { while read -r c set r; do \
+		scripts/boot-test.sh $$c $$set || st=1; \
+	done; exit $$st; } && \
+	scripts/summary.sh $$(scripts/configs.sh boots | cut -d" " -f3)
 
 ## lint: checkpatch, mail form, every prefix built, zero cost when off
 lint: kernels

@@ -1,24 +1,27 @@
 #!/bin/bash
-# Runs inside the guest (started by dracut-hook.sh): the boot tests for
-# the kind of kernel named on the command line (devkmem_test.expect=on or
-# off), as one kselftest-style TAP stream; each program's own TAP is
-# indented under "# ". Ends with the marker the host waits for.
+# Runs inside the guest (started by dracut-hook.sh): the boot tests of
+# the set named on the command line (devkmem_test.set=, see
+# boot-tests/sets), as one kselftest-style TAP stream; each program's own
+# TAP is indented under "# ". Ends with the marker the host waits for.
 set -euo pipefail
 
 dir=/usr/lib/devkmem-tests
-expect=
+set=
 read -r -a args < /proc/cmdline
 for a in "${args[@]}"; do
 	case $a in
-	devkmem_test.expect=*) expect=${a#*=} ;;
+	devkmem_test.set=*) set=${a#*=} ;;
 	esac
 done
 
-case $expect in
-on) tests=(kmem-node kmem-perm kmem-read kmem-write kmem-mmap) ;;
-off) tests=(kmem-absent) ;;
-*) tests=() ;;
-esac
+# Plain bash: the initramfs has no awk.
+tests=()
+while IFS='|' read -r name _ _ programs; do
+	name=${name//[[:space:]]/}
+	if [ -n "$set" ] && [ "$name" = "$set" ]; then
+		read -r -a tests <<< "$programs"
+	fi
+done < "$dir/sets"
 
 # %pK in /proc/vmallocinfo prints hashed pointers when kptr_restrict is 0;
 # at 1 it prints real ones to a reader with CAP_SYSLOG (root here).
@@ -27,7 +30,7 @@ echo 1 > /proc/sys/kernel/kptr_restrict
 echo "TAP version 13"
 echo "1..${#tests[@]}"
 if [ ${#tests[@]} -eq 0 ]; then
-	echo "Bail out! no devkmem_test.expect=on|off on the kernel command line"
+	echo "Bail out! no known devkmem_test.set= on the kernel command line"
 fi
 n=0
 for t in "${tests[@]}"; do

@@ -1,35 +1,47 @@
 #!/bin/bash
-# boot-test.sh CONFIG EXPECT
+# boot-test.sh CONFIG SET
 # Boot build/CONFIG's kernel in QEMU with its initramfs; the guest runs
-# the boot tests for EXPECT (on|off). Writes build/results/CONFIG/:
+# the boot tests of SET (boot-tests/sets: programs, command line added,
+# timeout). Writes build/results/RESULT/, RESULT being CONFIG for its
+# first set and CONFIG.SET for the others (scripts/configs.sh boots):
 #   serial.log  the console (kernel messages), ttyS0
 #   tap.txt     the tests' TAP, ttyS1
-#   kunit.json  KUnit results parsed from serial.log (KUnit configs only)
+#   kunit.json  KUnit results parsed from serial.log (KUnit configs, first
+#               set only: the suite runs at every boot, it counts once)
 #   summary     "passed N failed N skipped N" for scripts/summary.sh
 # The boot fails when it does not reach the end marker in time, or when
 # the kernel printed an oops, a BUG, a WARNING or a call trace.
 # Environment: ACCEL=tcg (default; kvm is opt-in, it hangs here),
-# BOOT_TIMEOUT=30 (seconds).
+# BOOT_TIMEOUT (seconds; default: the set's), FUZZ_SEED (replays a
+# kmem-fuzz run: devkmem_test.seed=).
 set -euo pipefail
 . "$(dirname "$0")/common.sh"
+s=$(dirname "$0")
 
 name=$1
-expect=$2
+set=$2
+result=$("$s/configs.sh" boots | awk -v c="$name" -v s="$set" \
+	'$1 == c && $2 == s { print $3 }')
+[ -n "$result" ] || die "config '$name' does not boot set '$set'"
+cmdline=$("$s/configs.sh" sets-table "$set" cmdline)
 accel=${ACCEL:-tcg}
-timeout=${BOOT_TIMEOUT:-30}
+timeout=${BOOT_TIMEOUT:-$("$s/configs.sh" sets-table "$set" timeout)}
 O=$BUILD/$name
-out=$RESULTS/$name
+out=$RESULTS/$result
 mkdir -p "$out"
 rm -f "$out/serial.log" "$out/tap.txt" "$out/summary"
+append="console=ttyS0 panic=-1 oops=panic nokaslr devkmem_test.set=$set"
+append+=${cmdline:+ $cmdline}
+append+=${FUZZ_SEED:+ devkmem_test.seed=$FUZZ_SEED}
 
-echo "  BOOT    $name (accel=$accel, timeout ${timeout}s)"
+echo "  BOOT    $result (accel=$accel, timeout ${timeout}s): $append"
 rc=0
 timeout --foreground -k 5 "$timeout" \
 	qemu-system-x86_64 -accel "$accel" -m 512 -smp 1 -nodefaults \
 	-display none -no-reboot \
 	-kernel "$O/arch/x86/boot/bzImage" \
 	-initrd "$BUILD/initramfs/$name.img" \
-	-append "console=ttyS0 panic=-1 oops=panic nokaslr devkmem_test.expect=$expect" \
+	-append "$append" \
 	-serial "file:$out/serial.log" -serial "file:$out/tap.txt" \
 	</dev/null >"$out/qemu.log" 2>&1 || rc=$?
 touch "$out/serial.log" "$out/tap.txt"	# QEMU may not have started at all
@@ -52,24 +64,24 @@ read -r _ passed _ failed _ skipped < "$out/summary"
 grep -E '^# *not ok|^not ok|Bail out' "$out/tap.txt" || true
 
 # A kernel built with KUnit ran its suites during boot: count them too.
-if grep -q '^CONFIG_KUNIT=y' "$O/.config"; then
+if grep -q '^CONFIG_KUNIT=y' "$O/.config" && [ "$result" = "$name" ]; then
 	read -r _ kp _ kf _ ks < <("$(dirname "$0")/kunit-count.sh" \
 		"$out/serial.log" "$out/kunit.json")
-	echo "  KUNIT   $name: $kp passed, $kf failed, $ks skipped" \
-		"(build/results/$name/kunit.txt)"
+	echo "  KUNIT   $result: $kp passed, $kf failed, $ks skipped" \
+		"(build/results/$result/kunit.txt)"
 	[ "$kf" -eq 0 ] || grep -E 'FAILED|not ok' "$out/kunit.txt" || true
 	passed=$((passed + kp)) failed=$((failed + kf)) skipped=$((skipped + ks))
 fi
 
 if [ -n "$problem" ]; then
 	failed=$((failed + 1))
-	echo "not ok - boot $name: $problem"
-	echo "--- last lines of build/results/$name/serial.log:"
+	echo "not ok - boot $result: $problem"
+	echo "--- last lines of build/results/$result/serial.log:"
 	tail -n 25 "$out/serial.log"
 	echo "---"
 else
 	passed=$((passed + 1))
-	echo "ok - boot $name: reached the end, no kernel warnings"
+	echo "ok - boot $result: reached the end, no kernel warnings"
 fi
 echo "passed $passed failed $failed skipped $skipped" > "$out/summary"
-echo "  RESULT  $name: $passed passed, $failed failed, $skipped skipped"
+echo "  RESULT  $result: $passed passed, $failed failed, $skipped skipped"

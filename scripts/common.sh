@@ -23,6 +23,10 @@ series_patches() {
 	sed -e 's/#.*//' -e 's/[[:space:]]*$//' -e '/^$/d' "$SERIES_DIR/series"
 }
 
+# The configs a reviewer's checks cover (make lint bisects and compares
+# them); devkmem-debug is devkmem-on with the kernel's checkers on top.
+LINT_CONFIGS=(devkmem-on devkmem-off)
+
 # kmake NAME ARGS...: make in build/linux for config NAME (O=build/NAME).
 # Build stamps are fixed, so the same sources and .config give the same
 # vmlinux: zero-cost.sh compares a patched build with a pristine one.

@@ -1,7 +1,7 @@
 #!/bin/bash
 # initramfs.sh CONFIG
 # Build build/initramfs/CONFIG.img with dracut: a bash initramfs holding
-# the boot-test programs, the runner, CONFIG's System.map and the hook
+# the boot-test programs, the runner and its sets, CONFIG's System.map and the hook
 # that runs them (boot-tests/dracut-hook.sh).
 set -euo pipefail
 . "$(dirname "$0")/common.sh"
@@ -15,7 +15,7 @@ make -s -C "$TOP/boot-tests" OUTPUT="$BUILD/boot-tests"
 stage=$BUILD/initramfs/$name.root
 rm -rf "$stage"
 mkdir -p "$stage/usr/lib/devkmem-tests"
-cp "$BUILD"/boot-tests/* "$TOP/boot-tests/run-in-guest.sh" \
+cp "$BUILD"/boot-tests/* "$TOP/boot-tests/run-in-guest.sh" "$TOP/boot-tests/sets" \
 	"$O/System.map" "$stage/usr/lib/devkmem-tests/"
 
 img=$BUILD/initramfs/$name.img

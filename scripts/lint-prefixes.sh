@@ -1,13 +1,14 @@
 #!/bin/bash
 # Bisectability, as TAP. In build/linux, go back to the pristine base and
 # apply series/ with "git am --whitespace=error" one patch at a time;
-# after the base and after each patch, build every config incrementally
-# in its own build/<config>: each prefix must apply and build, adding no
-# compiler, kconfig or objtool warning that the pristine build does not
-# give. At the base and at the full series, also run sparse (C=2) and
-# W=1 on the C files of the series. Keeps the pristine vmlinux and
-# objects (and, for configs with the device, those built without its
-# KUnit suite) for zero-cost.sh. Leaves build/linux and build/<config> at the series.
+# after the base and after each patch, build devkmem-on and devkmem-off
+# (LINT_CONFIGS) incrementally, each in its own build/<config>: each
+# prefix must apply and build, adding no compiler, kconfig or objtool
+# warning that the pristine build does not give. At the base and at the
+# full series, also run sparse (C=2) and W=1 on the C files of the
+# series. Keeps the pristine vmlinux and objects (and, for configs with
+# the device, those built without its KUnit suite) for zero-cost.sh.
+# Leaves build/linux and build/<config> at the series.
 # Writes build/results/lint-prefixes/.
 set -euo pipefail
 . "$(dirname "$0")/common.sh"
@@ -16,7 +17,7 @@ s=$(dirname "$0")
 out=$RESULTS/lint-prefixes
 rm -rf "$out"
 mkdir -p "$out"
-mapfile -t configs < <("$s/configs.sh" names)
+configs=("${LINT_CONFIGS[@]}")
 mapfile -t patches < <(series_patches)
 total=${#patches[@]}
 n=0
@@ -154,7 +155,7 @@ done
 
 # The device's own cost: the series built without its KUnit suite.
 for c in "${configs[@]}"; do
-	[ "$("$s/configs.sh" tests "$c")" = on ] || continue
+	[ "$("$s/configs.sh" sets "$c" | head -1)" = on ] || continue
 	if build nokunit "$c" --disable DEVKMEM_KUNIT_TEST; then
 		keep nokunit "$c"
 	else

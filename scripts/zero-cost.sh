@@ -1,6 +1,6 @@
 #!/bin/bash
 # What the series costs, from the builds lint-prefixes.sh kept, as TAP.
-# A config without the device (tests "off") must give the pristine
+# A config without the device (boot set "off") must give the pristine
 # kernel: every section of vmlinux the same size (size -A), an empty
 # bloat-o-meter, and each object the series touches (drivers/char/mem.o)
 # the same text, data and bss to the byte. size(1) of vmlinux alone is
@@ -51,7 +51,7 @@ bloat_total() {
 
 {
 echo "TAP version 13"
-for c in $("$s/configs.sh" names); do
+for c in "${LINT_CONFIGS[@]}"; do
 	base=$in/base-$c.vmlinux
 	if [ ! -f "$base" ]; then
 		point FAIL "$c: no pristine build (lint-prefixes.sh did not make one)"
@@ -59,7 +59,7 @@ for c in $("$s/configs.sh" names); do
 	fi
 	"$TREE/scripts/bloat-o-meter" "$base" "$BUILD/$c/vmlinux" \
 		> "$out/$c.bloat" 2>&1 || true
-	if [ "$("$s/configs.sh" tests "$c")" = off ]; then
+	if [ "$("$s/configs.sh" sets "$c" | head -1)" = off ]; then
 		if diff <(size -A "$base" | sed 1d) \
 			<(size -A "$BUILD/$c/vmlinux" | sed 1d) > "$out/$c.sections"; then
 			point OK "$c: every section of vmlinux is its pristine size (size -A; size: $(sizes "$base"))"

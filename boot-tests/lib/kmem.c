@@ -2,7 +2,9 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 #include "kmem.h"
@@ -109,4 +111,73 @@ int vmalloc_area(unsigned long min, unsigned long *start, unsigned long *end)
 	if (f)
 		fclose(f);
 	return found;
+}
+
+unsigned long user_pfn(const void *p)
+{
+	int fd = open("/proc/self/pagemap", O_RDONLY);
+	unsigned long long e = 0;
+	off_t at = (off_t)((unsigned long)p / PAGE) * sizeof(e);
+
+	if (fd < 0)
+		return 0;
+	if (pread(fd, &e, sizeof(e), at) != sizeof(e))
+		e = 0;
+	close(fd);
+	/* bit 63: present; bits 0-54: the page frame (0 without CAP_SYS_ADMIN) */
+	return e >> 63 ? (unsigned long)(e & ((1ULL << 55) - 1)) : 0;
+}
+
+void scratch_page(struct scratch *s)
+{
+	unsigned long pfn;
+
+	s->memfd = memfd_create("devkmem-scratch", 0);
+	if (s->memfd < 0 || ftruncate(s->memfd, PAGE))
+		tap_bail("scratch memfd: %s", strerror(errno));
+	s->map = mmap(NULL, PAGE, PROT_READ | PROT_WRITE, MAP_SHARED,
+		      s->memfd, 0);
+	if (s->map == MAP_FAILED)
+		tap_bail("scratch mmap: %s", strerror(errno));
+	memset(s->map, 0, PAGE);
+	if (mlock(s->map, PAGE))
+		tap_bail("scratch mlock: %s", strerror(errno));
+	pfn = user_pfn(s->map);
+	if (!pfn)
+		tap_bail("scratch page: no page frame in /proc/self/pagemap");
+	s->kva = PAGE_OFFSET + pfn * PAGE;
+}
+
+unsigned long kmem_high_memory(int fd)
+{
+	unsigned long hm = 0, a = sym("high_memory");
+
+	if (!a || kmem_read_at(fd, a, &hm, sizeof(hm)) != sizeof(hm))
+		tap_bail("cannot read high_memory through " KMEM_PATH);
+	return hm;
+}
+
+/* xorshift64*: small, and the same sequence for the same seed everywhere */
+unsigned long rng_next(unsigned long *state)
+{
+	unsigned long x = *state;
+
+	x ^= x >> 12;
+	x ^= x << 25;
+	x ^= x >> 27;
+	*state = x;
+	return x * 0x2545f4914f6cdd1dUL;
+}
+
+unsigned long cmdline_ulong(const char *key, unsigned long dflt)
+{
+	char buf[4096], *p;
+	size_t klen = strlen(key);
+
+	if (read_text("/proc/cmdline", buf, sizeof(buf)) < 0)
+		return dflt;
+	for (p = strtok(buf, " \n"); p; p = strtok(NULL, " \n"))
+		if (!strncmp(p, key, klen) && p[klen] == '=')
+			return strtoul(p + klen + 1, NULL, 0);
+	return dflt;
 }

@@ -54,4 +54,29 @@ ssize_t read_text(const char *path, char *buf, size_t size);
 /* Its first line without the newline; bails out if it cannot be read. */
 void read_line(const char *path, char *buf, size_t size);
 
+/* Page frame behind a user address (/proc/self/pagemap; root); 0 if none. */
+unsigned long user_pfn(const void *p);
+
+/*
+ * A page of RAM the test owns, seen from both sides: a locked shared
+ * mapping of a memfd page, and its linear-map address. Writes through
+ * /dev/kmem go only here; the mapping shows what they did. Bails out if
+ * it cannot be made.
+ */
+struct scratch {
+	int memfd;
+	unsigned char *map;
+	unsigned long kva;
+};
+void scratch_page(struct scratch *s);
+
+/* The kernel's high_memory, read through fd (an open /dev/kmem). */
+unsigned long kmem_high_memory(int fd);
+
+/* Reproducible pseudo-random numbers (xorshift64*); state must not be 0. */
+unsigned long rng_next(unsigned long *state);
+
+/* key=value from /proc/cmdline as a number, or dflt. */
+unsigned long cmdline_ulong(const char *key, unsigned long dflt);
+
 #endif
