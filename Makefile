@@ -3,7 +3,7 @@
 
 CONFIGS := $(shell scripts/configs.sh names)
 
-.PHONY: all deps tree export kernels boot lint check clean help
+.PHONY: all deps tree export kernels boot lint bench check clean help
 
 ## all: (default) install packages, unpack + patch the tree, build every config
 all: kernels
@@ -38,6 +38,10 @@ boot:
 ## lint: checkpatch, mail form, every prefix built, zero cost when off
 lint: kernels
 	@scripts/lint.sh
+
+## bench: /dev/kmem vs /dev/mem and /proc/kcore, in a guest -> build/results/bench.txt
+bench: kernels
+	@scripts/bench.sh
 
 ## check: everything "make" does, then all tests; ends "N passed, N failed"
 check:

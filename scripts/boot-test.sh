@@ -13,7 +13,7 @@
 # the kernel printed an oops, a BUG, a WARNING or a call trace.
 # Environment: ACCEL=tcg (default; kvm is opt-in, it hangs here),
 # BOOT_TIMEOUT (seconds; default: the set's), FUZZ_SEED (replays a
-# kmem-fuzz run: devkmem_test.seed=).
+# kmem-fuzz run: devkmem_test.seed=), BOOT_APPEND (more command line).
 set -euo pipefail
 . "$(dirname "$0")/common.sh"
 s=$(dirname "$0")
@@ -22,7 +22,7 @@ name=$1
 set=$2
 result=$("$s/configs.sh" boots | awk -v c="$name" -v s="$set" \
 	'$1 == c && $2 == s { print $3 }')
-[ -n "$result" ] || die "config '$name' does not boot set '$set'"
+result=${result:-$name.$set}	# a set the config does not list (bench)
 cmdline=$("$s/configs.sh" sets-table "$set" cmdline)
 accel=${ACCEL:-tcg}
 timeout=${BOOT_TIMEOUT:-$("$s/configs.sh" sets-table "$set" timeout)}
@@ -33,6 +33,7 @@ rm -f "$out/serial.log" "$out/tap.txt" "$out/summary"
 append="console=ttyS0 panic=-1 oops=panic nokaslr devkmem_test.set=$set"
 append+=${cmdline:+ $cmdline}
 append+=${FUZZ_SEED:+ devkmem_test.seed=$FUZZ_SEED}
+append+=${BOOT_APPEND:+ $BOOT_APPEND}
 
 echo "  BOOT    $result (accel=$accel, timeout ${timeout}s): $append"
 rc=0
