@@ -52,27 +52,6 @@ static double median(double *v, int n)
 	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
-/* /proc/kcore file offset of kernel virtual address va, or -1 */
-static off_t kcore_offset(int fd, unsigned long va)
-{
-	Elf64_Ehdr eh;
-	Elf64_Phdr ph;
-	int i;
-
-	if (pread(fd, &eh, sizeof(eh), 0) != sizeof(eh) ||
-	    memcmp(eh.e_ident, ELFMAG, SELFMAG))
-		return -1;
-	for (i = 0; i < eh.e_phnum; i++) {
-		if (pread(fd, &ph, sizeof(ph), eh.e_phoff + i * sizeof(ph)) !=
-		    sizeof(ph))
-			return -1;
-		if (ph.p_type == PT_LOAD && va >= ph.p_vaddr &&
-		    va + REGION <= ph.p_vaddr + ph.p_memsz)
-			return ph.p_offset + (va - ph.p_vaddr);
-	}
-	return -1;
-}
-
 /* Seconds to read REGION from offset off of fd in chunks; -1 on error */
 static double read_pass(int fd, off_t off, size_t chunk)
 {
@@ -194,7 +173,7 @@ int main(void)
 	if (!buf || kmem < 0 || mem < 0 || kcore < 0)
 		tap_bail("open /dev/kmem, /dev/mem, /proc/kcore: %s",
 			 strerror(errno));
-	kc_off = kcore_offset(kcore, PAGE_OFFSET + PHYS);
+	kc_off = kcore_offset(kcore, PAGE_OFFSET + PHYS, REGION);
 	if (!tap_ok(kc_off > 0, "/proc/kcore's program headers cover the region"))
 		return tap_finish();
 	read_bench(kmem, mem, kcore, kc_off);

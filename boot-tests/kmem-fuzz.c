@@ -49,10 +49,10 @@ enum op { READ, PREAD, MMAP, WRITE, NOPS };
 static const char *const op_name[NOPS] = { "read", "pread", "mmap", "write" };
 
 /* errnos each op may give (docs/errno.md); anything else is a failure */
-static const int allowed[NOPS][6] = {
+static const int allowed[NOPS][7] = {
 	[READ] = { ENXIO, EIO, EFAULT, EINVAL, EOVERFLOW },
 	[PREAD] = { ENXIO, EIO, EFAULT, EINVAL, EOVERFLOW },
-	[MMAP] = { ENXIO, EIO, EINVAL, EOVERFLOW, ENOMEM },
+	[MMAP] = { ENXIO, EIO, EPERM, EINVAL, EOVERFLOW, ENOMEM },
 	[WRITE] = { EFAULT, EOVERFLOW },
 };
 
@@ -186,7 +186,7 @@ static int error_ok(enum cls c, enum op o, int e)
 	int k;
 
 	errs[c][e < NERR ? e : 0]++;
-	for (k = 0; k < 6 && allowed[o][k]; k++)
+	for (k = 0; k < 7 && allowed[o][k]; k++)
 		if (allowed[o][k] == e)
 			return 1;
 	return 0;

@@ -16,7 +16,7 @@ done
 
 # Plain bash: the initramfs has no awk.
 tests=()
-while IFS='|' read -r name _ _ programs; do
+while IFS='|' read -r name _ _ _ programs; do
 	name=${name//[[:space:]]/}
 	if [ -n "$set" ] && [ "$name" = "$set" ]; then
 		read -r -a tests <<< "$programs"

@@ -9,8 +9,10 @@
 #   kunit.json  KUnit results parsed from serial.log (KUnit configs, first
 #               set only: the suite runs at every boot, it counts once)
 #   summary     "passed N failed N skipped N" for scripts/summary.sh
-# The boot fails when it does not reach the end marker in time, or when
-# the kernel printed an oops, a BUG, a WARNING or a call trace.
+#   qmp.log     what scripts/qmp-watch.sh did for the guest (balloon)
+# The boot fails when it does not reach the end marker in time, when the
+# kernel printed an oops, a BUG, a WARNING or a call trace, when a set
+# booted with -smp N did not bring up N CPUs, or when a QMP request failed.
 # Environment: ACCEL=tcg (default; kvm is opt-in, it hangs here),
 # BOOT_TIMEOUT (seconds; default: the set's), FUZZ_SEED (replays a
 # kmem-fuzz run: devkmem_test.seed=), BOOT_APPEND (more command line).
@@ -26,25 +28,37 @@ result=${result:-$name.$set}	# a set the config does not list (bench)
 cmdline=$("$s/configs.sh" sets-table "$set" cmdline)
 accel=${ACCEL:-tcg}
 timeout=${BOOT_TIMEOUT:-$("$s/configs.sh" sets-table "$set" timeout)}
+read -r -a machine < <("$s/configs.sh" sets-table "$set" machine)
+[ ${#machine[@]} -gt 0 ] || machine=(-m 512 -smp 1)
+cpus=$(sed -n 's/.*-smp \([0-9]*\).*/\1/p' <<<"${machine[*]}")
+[ "$accel" = tcg ] && accel=tcg,thread=multi
 O=$BUILD/$name
 out=$RESULTS/$result
 mkdir -p "$out"
-rm -f "$out/serial.log" "$out/tap.txt" "$out/summary"
+rm -f "$out/serial.log" "$out/tap.txt" "$out/summary" "$out/qmp.log" \
+	"$out/qmp.sock"
 append="console=ttyS0 panic=-1 oops=panic nokaslr devkmem_test.set=$set"
 append+=${cmdline:+ $cmdline}
 append+=${FUZZ_SEED:+ devkmem_test.seed=$FUZZ_SEED}
 append+=${BOOT_APPEND:+ $BOOT_APPEND}
 
-echo "  BOOT    $result (accel=$accel, timeout ${timeout}s): $append"
+echo "  BOOT    $result (accel=$accel ${machine[*]}, timeout ${timeout}s): $append"
 rc=0
 timeout --foreground -k 5 "$timeout" \
-	qemu-system-x86_64 -accel "$accel" -m 512 -smp 1 -nodefaults \
+	qemu-system-x86_64 -accel "$accel" "${machine[@]}" -nodefaults \
 	-display none -no-reboot \
 	-kernel "$O/arch/x86/boot/bzImage" \
 	-initrd "$BUILD/initramfs/$name.img" \
 	-append "$append" \
 	-serial "file:$out/serial.log" -serial "file:$out/tap.txt" \
-	</dev/null >"$out/qemu.log" 2>&1 || rc=$?
+	-qmp "unix:$out/qmp.sock,server=on,wait=off" \
+	</dev/null >"$out/qemu.log" 2>&1 &
+qemu=$!
+"$s/qmp-watch.sh" "$qemu" "$out/serial.log" "$out/qmp.sock" \
+	>"$out/qmp.log" 2>&1 &
+watch=$!
+wait $qemu || rc=$?
+wait $watch || echo "qmp-watch: error: exit $?" >> "$out/qmp.log"
 touch "$out/serial.log" "$out/tap.txt"	# QEMU may not have started at all
 
 problem=
@@ -53,6 +67,12 @@ if [ $rc -eq 124 ] || [ $rc -eq 137 ]; then
 elif [ $rc -ne 0 ]; then
 	problem="qemu exited with $rc: $(head -c 300 "$out/qemu.log")"
 fi
+if [ -n "$cpus" ] && [ "$cpus" -gt 1 ] &&
+   ! grep -q "smp: Brought up .* $cpus CPUs" "$out/serial.log"; then
+	problem=${problem:-"booted with -smp $cpus, the kernel brought up fewer CPUs"}
+fi
+qmp_err=$(grep -m1 '^qmp-watch: error' "$out/qmp.log" || true)
+[ -n "$qmp_err" ] && problem=${problem:-$qmp_err}
 splat=$(grep -m1 -E 'Oops|BUG:|WARNING:|Call Trace|Kernel panic' \
 	"$out/serial.log" || true)
 [ -n "$splat" ] && problem="kernel reported: $splat"

@@ -6,7 +6,8 @@
 #   boots           every boot: "<config> <set> <result>", where <result>
 #                   is the folder under build/results/ (the config's name
 #                   for its first set, <config>.<set> for the others)
-#   sets-table SET FIELD   the set's "cmdline" or "timeout" in boot-tests/sets
+#   sets-table SET FIELD   the set's "cmdline", "timeout" or "machine" in
+#                   boot-tests/sets
 set -euo pipefail
 . "$(dirname "$0")/common.sh"
 
@@ -27,7 +28,7 @@ boots)
 sets-table)
 	f=$(awk -F'|' -v s="$2" -v f="$3" '
 		{ n = $1; gsub(/[ \t]/, "", n) }
-		n == s { v = (f == "cmdline" ? $2 : $3); gsub(/^[ \t]+|[ \t]+$/, "", v);
+		n == s { v = (f == "cmdline" ? $2 : f == "timeout" ? $3 : $4); gsub(/^[ \t]+|[ \t]+$/, "", v);
 			 print v; found = 1 }
 		END { exit !found }' "$TOP/boot-tests/sets") ||
 		die "set '$2' is not in boot-tests/sets"

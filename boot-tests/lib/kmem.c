@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
+#include <elf.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -180,4 +182,75 @@ unsigned long cmdline_ulong(const char *key, unsigned long dflt)
 		if (!strncmp(p, key, klen) && p[klen] == '=')
 			return strtoul(p + klen + 1, NULL, 0);
 	return dflt;
+}
+
+int kpageflag(unsigned long pfn, int bit)
+{
+	static int fd = -1;
+	unsigned long long flags;
+
+	if (fd < 0)
+		fd = open("/proc/kpageflags", O_RDONLY);
+	if (fd < 0 || pread(fd, &flags, sizeof(flags), (off_t)(pfn * 8)) !=
+	    sizeof(flags))
+		return -1;
+	return (flags >> bit) & 1;
+}
+
+off_t kcore_offset(int kcore, unsigned long va, size_t len)
+{
+	Elf64_Ehdr eh;
+	Elf64_Phdr ph;
+	int i;
+
+	if (pread(kcore, &eh, sizeof(eh), 0) != sizeof(eh) ||
+	    memcmp(eh.e_ident, ELFMAG, SELFMAG))
+		return -1;
+	for (i = 0; i < eh.e_phnum; i++) {
+		if (pread(kcore, &ph, sizeof(ph), eh.e_phoff + i * sizeof(ph)) !=
+		    sizeof(ph))
+			return -1;
+		if (ph.p_type == PT_LOAD && va >= ph.p_vaddr &&
+		    va + len <= ph.p_vaddr + ph.p_memsz)
+			return ph.p_offset + (va - ph.p_vaddr);
+	}
+	return -1;
+}
+
+void host_request(const char *fmt, ...)
+{
+	char line[256];
+	va_list ap;
+	int fd = open("/dev/kmsg", O_WRONLY);
+	int n;
+
+	va_start(ap, fmt);
+	n = snprintf(line, sizeof(line), "devkmem-qmp: ");
+	n += vsnprintf(line + n, sizeof(line) - n, fmt, ap);
+	va_end(ap);
+	if (fd < 0 || write(fd, line, n) != n)
+		tap_bail("cannot ask the host through /dev/kmsg: %s",
+			 strerror(errno));
+	close(fd);
+}
+
+void expect_refused(int fd, unsigned long kva, int want, const char *what)
+{
+	static unsigned char buf[PAGE], zero[PAGE];
+	int kcore = open("/proc/kcore", O_RDONLY);
+	off_t off = kcore < 0 ? -1 : kcore_offset(kcore, kva, PAGE);
+	void *map;
+
+	tap_errno(kmem_read_at(fd, kva, buf, PAGE), want, "read of %s", what);
+	tap_errno(kmem_write_at(fd, kva, zero, 1), want, "write to %s", what);
+	map = mmap(NULL, PAGE, PROT_READ, MAP_SHARED, fd, (off_t)kva);
+	if (map != MAP_FAILED)
+		munmap(map, PAGE);
+	tap_errno(map == MAP_FAILED ? -1 : 0, want, "mmap of %s", what);
+	memset(buf, 0xff, sizeof(buf));
+	tap_ok(off >= 0 && pread(kcore, buf, PAGE, off) == PAGE &&
+	       !memcmp(buf, zero, PAGE),
+	       "/proc/kcore reads zeros from %s", what);
+	if (kcore >= 0)
+		close(kcore);
 }

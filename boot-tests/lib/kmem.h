@@ -76,6 +76,29 @@ unsigned long kmem_high_memory(int fd);
 /* Reproducible pseudo-random numbers (xorshift64*); state must not be 0. */
 unsigned long rng_next(unsigned long *state);
 
+/* Bits of /proc/kpageflags (include/uapi/linux/kernel-page-flags.h) */
+#define KPF_HWPOISON	19
+#define KPF_OFFLINE	23
+
+/* Is bit set in pfn's /proc/kpageflags entry? -1 if it cannot be read. */
+int kpageflag(unsigned long pfn, int bit);
+
+/* /proc/kcore file offset of [va, va + len), or -1 if no segment holds it */
+off_t kcore_offset(int kcore, unsigned long va, size_t len);
+
+/*
+ * Ask the host for a change of the machine, with a line on the kernel log
+ * that scripts/qmp-watch.sh answers over QMP ("balloon BYTES").
+ */
+void host_request(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/*
+ * A page frame /dev/kmem must not touch, at its linear-map address: read,
+ * write and mmap each fail with want (one test point each), and
+ * /proc/kcore, the reference, reads zeros there.
+ */
+void expect_refused(int fd, unsigned long kva, int want, const char *what);
+
 /* key=value from /proc/cmdline as a number, or dflt. */
 unsigned long cmdline_ulong(const char *key, unsigned long dflt);
 

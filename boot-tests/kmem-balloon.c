@@ -1,0 +1,155 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * mm set (-m 1G, virtio-balloon-pci): pages a virtio balloon took back
+ * from the guest (PageOffline, KPF_OFFLINE in /proc/kpageflags) are never
+ * touched through /dev/kmem. The test asks the host to inflate the balloon
+ * by 128 MiB (scripts/qmp-watch.sh answers over QMP), waits for the pages
+ * to show up, checks read, write and mmap of a sample of them against
+ * /proc/kcore, then has the balloon deflate while two threads keep reading
+ * the sampled pages: each read is then a whole page or EIO, never a fault.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "lib/kmem.h"
+#include "lib/tap.h"
+
+#define GUEST_BYTES	(1UL << 30)	/* -m 1G in boot-tests/sets */
+#define BALLOON_BYTES	(128UL << 20)
+#define SAMPLES		32
+#define WAIT_POLLS	300		/* of 200 ms: a bound, not a measure */
+#define RACE_PASSES	300
+
+static unsigned long sample[SAMPLES];
+static int nsample;
+
+/* Page frames with KPF_OFFLINE set; the first SAMPLES spread over them. */
+static unsigned long offline_pages(int keep)
+{
+	static unsigned long long flags[4096];
+	unsigned long count = 0, pfn = 0, *all = NULL, cap = 0;
+	int fd = open("/proc/kpageflags", O_RDONLY);
+	ssize_t n;
+	int i;
+
+	if (fd < 0)
+		tap_bail("open /proc/kpageflags: %s", strerror(errno));
+	while ((n = pread(fd, flags, sizeof(flags), (off_t)(pfn * 8))) > 0) {
+		for (i = 0; i < n / 8; i++, pfn++) {
+			if (!((flags[i] >> KPF_OFFLINE) & 1))
+				continue;
+			if (keep && count == cap) {
+				cap = cap ? 2 * cap : 4096;
+				all = realloc(all, cap * sizeof(*all));
+				if (!all)
+					tap_bail("out of memory");
+			}
+			if (keep)
+				all[count] = pfn;
+			count++;
+		}
+	}
+	close(fd);
+	if (keep && count) {
+		nsample = count < SAMPLES ? count : SAMPLES;
+		for (i = 0; i < nsample; i++)
+			sample[i] = all[(count / nsample) * i];
+	}
+	free(all);
+	return count;
+}
+
+static unsigned long wait_offline(int inflated)
+{
+	unsigned long n = 0;
+	int i;
+
+	for (i = 0; i < WAIT_POLLS; i++) {
+		n = offline_pages(0);
+		if (inflated ? n >= BALLOON_BYTES / PAGE : n == 0)
+			break;
+		usleep(200000);
+	}
+	return n;
+}
+
+static int kmem_fd;
+static unsigned long race_bad;
+
+/*
+ * Read the sampled pages over and over while the balloon deflates, on a
+ * file of its own (the offset is the file's).
+ */
+static void *reader(void *arg)
+{
+	static __thread unsigned char buf[PAGE];
+	int fd = open(KMEM_PATH, O_RDONLY);
+	int pass, i;
+	ssize_t r;
+
+	(void)arg;
+	for (pass = 0; fd >= 0 && pass < RACE_PASSES; pass++) {
+		for (i = 0; i < nsample; i++) {
+			r = kmem_read_at(fd, PAGE_OFFSET + sample[i] * PAGE,
+					 buf, PAGE);
+			if (r != PAGE && !(r < 0 && errno == EIO))
+				__atomic_add_fetch(&race_bad, 1, __ATOMIC_RELAXED);
+		}
+	}
+	if (fd < 0)
+		__atomic_add_fetch(&race_bad, 1, __ATOMIC_RELAXED);
+	else
+		close(fd);
+	return NULL;
+}
+
+int main(void)
+{
+	pthread_t t[2];
+	unsigned long n;
+	char what[64];
+	int i;
+
+	tap_header();
+	kmem_fd = open(KMEM_PATH, O_RDWR);
+	if (kmem_fd < 0)
+		tap_bail("open " KMEM_PATH ": %s", strerror(errno));
+	tap_ok(offline_pages(0) == 0, "no page is offline before inflation");
+
+	host_request("balloon %lu", GUEST_BYTES - BALLOON_BYTES);
+	n = wait_offline(1);
+	if (!tap_ok(n >= BALLOON_BYTES / PAGE,
+		    "the balloon took %lu pages (PageOffline)", n))
+		return tap_finish();
+	offline_pages(1);
+	for (i = 0; i < nsample; i++) {
+		snprintf(what, sizeof(what), "ballooned frame %#lx", sample[i]);
+		expect_refused(kmem_fd, PAGE_OFFSET + sample[i] * PAGE, EIO,
+			       what);
+	}
+
+	/* Deflate while two threads read: pages come back one by one. */
+	host_request("balloon %lu", GUEST_BYTES);
+	for (i = 0; i < 2; i++)
+		if (pthread_create(&t[i], NULL, reader, NULL))
+			tap_bail("pthread_create failed");
+	for (i = 0; i < 2; i++)
+		pthread_join(t[i], NULL);
+	tap_ok(race_bad == 0,
+	       "during deflation every read was a page or EIO (%lu were not)",
+	       race_bad);
+	n = wait_offline(0);
+	tap_ok(n == 0, "after deflation no page is offline (%lu are)", n);
+	for (i = 0; i < nsample; i++)
+		if (kmem_read_at(kmem_fd, PAGE_OFFSET + sample[i] * PAGE,
+				 what, sizeof(what)) != sizeof(what))
+			break;
+	tap_ok(i == nsample, "the returned pages read again");
+	close(kmem_fd);
+	return tap_finish();
+}
