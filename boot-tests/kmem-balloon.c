@@ -6,7 +6,10 @@
  * by 128 MiB (scripts/qmp-watch.sh answers over QMP), waits for the pages
  * to show up, checks read, write and mmap of a sample of them against
  * /proc/kcore, then has the balloon deflate while two threads keep reading
- * the sampled pages: each read is then a whole page or EIO, never a fault.
+ * the sampled pages, and inflate and deflate once more while they read
+ * random page frames of all memory: each read is a whole page, EIO
+ * (ballooned) or ENXIO (a hole), never a fault or a report. The waits are
+ * bounded by poll counts; nothing is timed.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -27,6 +30,7 @@
 
 static unsigned long sample[SAMPLES];
 static int nsample;
+static unsigned long max_pfn;
 
 /* Page frames with KPF_OFFLINE set; the first SAMPLES spread over them. */
 static unsigned long offline_pages(int keep)
@@ -55,6 +59,7 @@ static unsigned long offline_pages(int keep)
 		}
 	}
 	close(fd);
+	max_pfn = pfn;	/* /proc/kpageflags ends at the last frame */
 	if (keep && count) {
 		nsample = count < SAMPLES ? count : SAMPLES;
 		for (i = 0; i < nsample; i++)
@@ -79,13 +84,23 @@ static unsigned long wait_offline(int inflated)
 }
 
 static int kmem_fd;
-static unsigned long race_bad;
+static unsigned long race_bad, race_reads, race_eio;
+static volatile int cycling;
+
+static void count_read(ssize_t r, int err)
+{
+	__atomic_add_fetch(&race_reads, 1, __ATOMIC_RELAXED);
+	if (r < 0 && err == EIO)
+		__atomic_add_fetch(&race_eio, 1, __ATOMIC_RELAXED);
+	else if (r != PAGE && !(r < 0 && err == ENXIO))
+		__atomic_add_fetch(&race_bad, 1, __ATOMIC_RELAXED);
+}
 
 /*
  * Read the sampled pages over and over while the balloon deflates, on a
  * file of its own (the offset is the file's).
  */
-static void *reader(void *arg)
+static void *sample_reader(void *arg)
 {
 	static __thread unsigned char buf[PAGE];
 	int fd = open(KMEM_PATH, O_RDONLY);
@@ -97,8 +112,7 @@ static void *reader(void *arg)
 		for (i = 0; i < nsample; i++) {
 			r = kmem_read_at(fd, PAGE_OFFSET + sample[i] * PAGE,
 					 buf, PAGE);
-			if (r != PAGE && !(r < 0 && errno == EIO))
-				__atomic_add_fetch(&race_bad, 1, __ATOMIC_RELAXED);
+			count_read(r, errno);
 		}
 	}
 	if (fd < 0)
@@ -108,9 +122,58 @@ static void *reader(void *arg)
 	return NULL;
 }
 
-int main(void)
+/* Read random page frames of all memory until the host's cycle is over. */
+static void *random_reader(void *arg)
+{
+	static __thread unsigned char buf[PAGE];
+	unsigned long st = (unsigned long)arg | 1;
+	int fd = open(KMEM_PATH, O_RDONLY);
+	ssize_t r;
+
+	while (fd >= 0 && cycling) {
+		unsigned long pfn = rng_next(&st) % max_pfn;
+
+		r = kmem_read_at(fd, PAGE_OFFSET + pfn * PAGE, buf, PAGE);
+		count_read(r, errno);
+	}
+	if (fd < 0)
+		__atomic_add_fetch(&race_bad, 1, __ATOMIC_RELAXED);
+	else
+		close(fd);
+	return NULL;
+}
+
+static void run_readers(void *(*fn)(void *), void (*meanwhile)(void))
 {
 	pthread_t t[2];
+	int i;
+
+	race_bad = race_reads = race_eio = 0;
+	for (i = 0; i < 2; i++)
+		if (pthread_create(&t[i], NULL, fn, (void *)(0x9e37UL + i)))
+			tap_bail("pthread_create failed");
+	meanwhile();
+	for (i = 0; i < 2; i++)
+		pthread_join(t[i], NULL);
+}
+
+static void deflate(void)
+{
+	host_request("balloon %lu", GUEST_BYTES);
+}
+
+/* Inflate and deflate once, each to the end, while the readers read. */
+static void cycle(void)
+{
+	host_request("balloon %lu", GUEST_BYTES - BALLOON_BYTES);
+	wait_offline(1);
+	host_request("balloon %lu", GUEST_BYTES);
+	wait_offline(0);
+	cycling = 0;
+}
+
+int main(void)
+{
 	unsigned long n;
 	char what[64];
 	int i;
@@ -134,15 +197,10 @@ int main(void)
 	}
 
 	/* Deflate while two threads read: pages come back one by one. */
-	host_request("balloon %lu", GUEST_BYTES);
-	for (i = 0; i < 2; i++)
-		if (pthread_create(&t[i], NULL, reader, NULL))
-			tap_bail("pthread_create failed");
-	for (i = 0; i < 2; i++)
-		pthread_join(t[i], NULL);
+	run_readers(sample_reader, deflate);
 	tap_ok(race_bad == 0,
-	       "during deflation every read was a page or EIO (%lu were not)",
-	       race_bad);
+	       "during deflation, %lu reads of ballooned pages: each a page or EIO (%lu were not; %lu EIO)",
+	       race_reads, race_bad, race_eio);
 	n = wait_offline(0);
 	tap_ok(n == 0, "after deflation no page is offline (%lu are)", n);
 	for (i = 0; i < nsample; i++)
@@ -150,6 +208,13 @@ int main(void)
 				 what, sizeof(what)) != sizeof(what))
 			break;
 	tap_ok(i == nsample, "the returned pages read again");
+
+	/* One more inflate/deflate cycle under readers of all memory. */
+	cycling = 1;
+	run_readers(random_reader, cycle);
+	tap_ok(race_bad == 0 && race_reads > 0,
+	       "inflate and deflate under two readers of random frames: %lu reads, %lu EIO, %lu neither a page, EIO nor ENXIO",
+	       race_reads, race_eio, race_bad);
 	close(kmem_fd);
 	return tap_finish();
 }

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * mm set (movablecore=256M): a memory block that is offline is never
+ * mm set (movablecore=512M): a memory block that is offline is never
  * touched through /dev/kmem, and one that a /dev/kmem mapping maps cannot
- * go offline. The block is the lowest Movable one (the top one ends at
- * QEMU's ACPI area and cannot go offline at all). A page of a memfd of
+ * go offline. The block is the lowest Movable one: the top ones hold
+ * QEMU's ACPI area and pages memblock reserved early (top-down), and
+ * cannot go offline at all. A page of a memfd of
  * the test's own that lands in the block is mapped through /dev/kmem;
  * offlining is then EBUSY and the mapping keeps its contents; after
  * munmap() the block goes offline, and read, write and mmap of its pages

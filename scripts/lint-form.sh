@@ -44,7 +44,7 @@ for p in "${patches[@]}"; do
 	author="$(sed -n 's/^Author: //p' "$d/info") <$(sed -n 's/^Email: //p' "$d/info")>"
 	summary=${subject#"[PATCH $i/$total] "}
 
-	re='^[a-zA-Z0-9_.-]+(: [a-zA-Z0-9_./-]+)*: [^ ].*[^.]$'
+	re='^[a-zA-Z0-9_./-]+(: [a-zA-Z0-9_./-]+)*: [^ ].*[^.]$'
 	rc=0; [ "$summary" != "$subject" ] && [[ $summary =~ $re ]] || rc=1
 	check $rc "patch $i $p: subject \"[PATCH $i/$total] subsystem: summary\" (is \"$subject\")"
 	rc=0; [ ${#summary} -le 75 ] || rc=1

@@ -226,8 +226,12 @@ void host_request(const char *fmt, ...)
 
 	va_start(ap, fmt);
 	n = snprintf(line, sizeof(line), "devkmem-qmp: ");
-	n += vsnprintf(line + n, sizeof(line) - n, fmt, ap);
+	n += vsnprintf(line + n, sizeof(line) - n - 1, fmt, ap);
 	va_end(ap);
+	if (n > (int)sizeof(line) - 2)
+		n = sizeof(line) - 2;
+	/* without a newline printk holds the line back as a fragment */
+	line[n++] = '\n';
 	if (fd < 0 || write(fd, line, n) != n)
 		tap_bail("cannot ask the host through /dev/kmsg: %s",
 			 strerror(errno));
