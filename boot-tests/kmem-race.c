@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * devkmem-debug: concurrency. A child process rewrites the scratch page
- * through /dev/kmem, whole or in part, with byte values 0x10..0xef, while
- * reader threads read parts of it through /dev/kmem and a mapper thread
+ * mm set (two vCPUs): concurrency. A child process rewrites the scratch
+ * page through /dev/kmem WRITES times, whole or in part, with byte values
+ * 0x10..0xef, while reader threads read parts of it through /dev/kmem
+ * until it is done, and a mapper thread
  * maps it (mmap of /dev/kmem) and reads the mapping. Every read that
  * succeeds must be full length and hold only values the writer wrote
  * (a torn or zero-filled page reported as data would show other bytes);
@@ -16,7 +17,6 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "lib/kmem.h"
@@ -25,7 +25,7 @@
 #define LO		0x10
 #define HI		0xef
 #define READERS		3
-#define SECONDS		4
+#define WRITES		20000	/* the bound: readers read until they are done */
 
 static struct scratch s;
 static volatile int stop;
@@ -33,14 +33,6 @@ static volatile int stop;
 struct result {
 	unsigned long ops, short_reads, errors, bad_bytes;
 };
-
-static double now(void)
-{
-	struct timespec t;
-
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return t.tv_sec + t.tv_nsec / 1e9;
-}
 
 static unsigned long bad_in(const unsigned char *b, size_t len)
 {
@@ -109,11 +101,10 @@ static int writer(void)
 	unsigned long st = 0x3717e5, gen = 0, bad = 0;
 	unsigned char buf[PAGE];
 	int fd = open(KMEM_PATH, O_RDWR);
-	double end = now() + SECONDS;
 
 	if (fd < 0)
 		return 2;
-	while (now() < end) {
+	while (gen < WRITES) {
 		size_t off = 0, len = PAGE;
 		ssize_t n;
 
