@@ -97,23 +97,22 @@ static void count_read(ssize_t r, int err)
 }
 
 /*
- * Read the sampled pages over and over while the balloon deflates, on a
- * file of its own (the offset is the file's).
+ * Read on a file of its own (the offset is the file's): with arg NULL the
+ * sampled pages, RACE_PASSES times over, while the balloon deflates;
+ * otherwise random page frames of all memory (arg seeds them) until the
+ * host's inflate/deflate cycle is over.
  */
-static void *sample_reader(void *arg)
+static void *reader(void *arg)
 {
 	static __thread unsigned char buf[PAGE];
+	unsigned long st = (unsigned long)arg | 1, n = 0, pfn;
 	int fd = open(KMEM_PATH, O_RDONLY);
-	int pass, i;
-	ssize_t r;
 
-	(void)arg;
-	for (pass = 0; fd >= 0 && pass < RACE_PASSES; pass++) {
-		for (i = 0; i < nsample; i++) {
-			r = kmem_read_at(fd, PAGE_OFFSET + sample[i] * PAGE,
-					 buf, PAGE);
-			count_read(r, errno);
-		}
+	while (fd >= 0 && (arg ? cycling : n < RACE_PASSES * (unsigned long)nsample)) {
+		pfn = arg ? rng_next(&st) % max_pfn : sample[n % nsample];
+		count_read(kmem_read_at(fd, PAGE_OFFSET + pfn * PAGE, buf, PAGE),
+			   errno);
+		n++;
 	}
 	if (fd < 0)
 		__atomic_add_fetch(&race_bad, 1, __ATOMIC_RELAXED);
@@ -122,35 +121,16 @@ static void *sample_reader(void *arg)
 	return NULL;
 }
 
-/* Read random page frames of all memory until the host's cycle is over. */
-static void *random_reader(void *arg)
-{
-	static __thread unsigned char buf[PAGE];
-	unsigned long st = (unsigned long)arg | 1;
-	int fd = open(KMEM_PATH, O_RDONLY);
-	ssize_t r;
-
-	while (fd >= 0 && cycling) {
-		unsigned long pfn = rng_next(&st) % max_pfn;
-
-		r = kmem_read_at(fd, PAGE_OFFSET + pfn * PAGE, buf, PAGE);
-		count_read(r, errno);
-	}
-	if (fd < 0)
-		__atomic_add_fetch(&race_bad, 1, __ATOMIC_RELAXED);
-	else
-		close(fd);
-	return NULL;
-}
-
-static void run_readers(void *(*fn)(void *), void (*meanwhile)(void))
+/* Two readers (random ones if random) while meanwhile() runs */
+static void run_readers(int random, void (*meanwhile)(void))
 {
 	pthread_t t[2];
 	int i;
 
 	race_bad = race_reads = race_eio = 0;
 	for (i = 0; i < 2; i++)
-		if (pthread_create(&t[i], NULL, fn, (void *)(0x9e37UL + i)))
+		if (pthread_create(&t[i], NULL, reader,
+				   random ? (void *)(0x9e37UL + i) : NULL))
 			tap_bail("pthread_create failed");
 	meanwhile();
 	for (i = 0; i < 2; i++)
@@ -197,7 +177,7 @@ int main(void)
 	}
 
 	/* Deflate while two threads read: pages come back one by one. */
-	run_readers(sample_reader, deflate);
+	run_readers(0, deflate);
 	tap_ok(race_bad == 0,
 	       "during deflation, %lu reads of ballooned pages: each a page or EIO (%lu were not; %lu EIO)",
 	       race_reads, race_bad, race_eio);
@@ -211,7 +191,7 @@ int main(void)
 
 	/* One more inflate/deflate cycle under readers of all memory. */
 	cycling = 1;
-	run_readers(random_reader, cycle);
+	run_readers(1, cycle);
 	tap_ok(race_bad == 0 && race_reads > 0,
 	       "inflate and deflate under two readers of random frames: %lu reads, %lu EIO, %lu neither a page, EIO nor ENXIO",
 	       race_reads, race_eio, race_bad);

@@ -58,29 +58,22 @@ static void free_page_test(int fd)
 static void held_page_test(int fd)
 {
 	static unsigned char want[PAGE];
-	unsigned char *own, *map, *more;
-	unsigned long pfn, kva;
-	int memfd = memfd_create("devkmem-held", 0);
+	unsigned char *map, *more;
+	unsigned long pfn;
+	struct scratch s;
 
-	if (memfd < 0 || ftruncate(memfd, PAGE))
-		tap_bail("memfd: %s", strerror(errno));
-	own = mmap(NULL, PAGE, PROT_READ | PROT_WRITE, MAP_SHARED, memfd, 0);
-	if (own == MAP_FAILED)
-		tap_bail("mmap memfd: %s", strerror(errno));
-	memset(own, 0x3c, PAGE);
-	pfn = user_pfn(own);
-	if (!pfn)
-		tap_bail("no page frame for the memfd page");
-	kva = PAGE_OFFSET + pfn * PAGE;
-	map = mmap(NULL, PAGE, PROT_READ, MAP_SHARED, fd, (off_t)kva);
+	scratch_page(&s);
+	memset(s.map, 0x3c, PAGE);
+	pfn = (s.kva - PAGE_OFFSET) / PAGE;
+	map = mmap(NULL, PAGE, PROT_READ, MAP_SHARED, fd, (off_t)s.kva);
 	if (!tap_ok(map != MAP_FAILED, "the memfd page (frame %#lx) maps", pfn))
 		return;
 
-	/* The owner lets go: truncated, unmapped, closed. */
-	munmap(own, PAGE);
-	if (ftruncate(memfd, 0))
+	/* The owner lets go: unmapped, truncated, closed. */
+	munmap(s.map, PAGE);
+	if (ftruncate(s.memfd, 0))
 		tap_bail("ftruncate: %s", strerror(errno));
-	close(memfd);
+	close(s.memfd);
 	tap_ok(kpageflag(pfn, KPF_BUDDY) == 0,
 	       "after its owner let go, the frame is not free (held by the mapping)");
 
