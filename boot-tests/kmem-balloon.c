@@ -107,11 +107,13 @@ static void *reader(void *arg)
 	static __thread unsigned char buf[PAGE];
 	unsigned long st = (unsigned long)arg | 1, n = 0, pfn;
 	int fd = open(KMEM_PATH, O_RDONLY);
+	ssize_t r;
 
 	while (fd >= 0 && (arg ? cycling : n < RACE_PASSES * (unsigned long)nsample)) {
 		pfn = arg ? rng_next(&st) % max_pfn : sample[n % nsample];
-		count_read(kmem_read_at(fd, PAGE_OFFSET + pfn * PAGE, buf, PAGE),
-			   errno);
+		/* errno after the call: argument order is unspecified */
+		r = kmem_read_at(fd, PAGE_OFFSET + pfn * PAGE, buf, PAGE);
+		count_read(r, errno);
 		n++;
 	}
 	if (fd < 0)
