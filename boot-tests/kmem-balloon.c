@@ -32,41 +32,42 @@ static unsigned long sample[SAMPLES];
 static int nsample;
 static unsigned long max_pfn;
 
-/* Page frames with KPF_OFFLINE set; the first SAMPLES spread over them. */
+struct found {
+	unsigned long count, cap, *pfns;	/* pfns kept only if cap */
+};
+
+static void add(unsigned long pfn, void *arg)
+{
+	struct found *f = arg;
+
+	if (f->cap && f->count == f->cap) {
+		f->cap *= 2;
+		f->pfns = realloc(f->pfns, f->cap * sizeof(*f->pfns));
+		if (!f->pfns)
+			tap_bail("out of memory");
+	}
+	if (f->cap)
+		f->pfns[f->count] = pfn;
+	f->count++;
+}
+
+/* Page frames with KPF_OFFLINE set; with keep, SAMPLES of them spread over all. */
 static unsigned long offline_pages(int keep)
 {
-	static unsigned long long flags[4096];
-	unsigned long count = 0, pfn = 0, *all = NULL, cap = 0;
-	int fd = open("/proc/kpageflags", O_RDONLY);
-	ssize_t n;
+	struct found f = { 0, keep ? 4096 : 0, NULL };
 	int i;
 
-	if (fd < 0)
-		tap_bail("open /proc/kpageflags: %s", strerror(errno));
-	while ((n = pread(fd, flags, sizeof(flags), (off_t)(pfn * 8))) > 0) {
-		for (i = 0; i < n / 8; i++, pfn++) {
-			if (!((flags[i] >> KPF_OFFLINE) & 1))
-				continue;
-			if (keep && count == cap) {
-				cap = cap ? 2 * cap : 4096;
-				all = realloc(all, cap * sizeof(*all));
-				if (!all)
-					tap_bail("out of memory");
-			}
-			if (keep)
-				all[count] = pfn;
-			count++;
-		}
-	}
-	close(fd);
-	max_pfn = pfn;	/* /proc/kpageflags ends at the last frame */
-	if (keep && count) {
-		nsample = count < SAMPLES ? count : SAMPLES;
+	if (keep && !(f.pfns = malloc(f.cap * sizeof(*f.pfns))))
+		tap_bail("out of memory");
+	/* /proc/kpageflags ends at the last frame */
+	max_pfn = kpageflags_scan(KPF_OFFLINE, add, &f);
+	if (keep && f.count) {
+		nsample = f.count < SAMPLES ? f.count : SAMPLES;
 		for (i = 0; i < nsample; i++)
-			sample[i] = all[(count / nsample) * i];
+			sample[i] = f.pfns[(f.count / nsample) * i];
 	}
-	free(all);
-	return count;
+	free(f.pfns);
+	return f.count;
 }
 
 static unsigned long wait_offline(int inflated)

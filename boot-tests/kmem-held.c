@@ -19,22 +19,17 @@
 #define KPF_BUDDY	10
 #define PRESSURE	(64UL << 20)
 
+static void highest(unsigned long pfn, void *arg)
+{
+	*(unsigned long *)arg = pfn;
+}
+
 /* The highest page frame that heads a free buddy block; 0 if none. */
 static unsigned long free_pfn(void)
 {
-	static unsigned long long flags[4096];
-	unsigned long pfn = 0, found = 0;
-	int fd = open("/proc/kpageflags", O_RDONLY);
-	ssize_t n;
-	int i;
+	unsigned long found = 0;
 
-	while (fd >= 0 &&
-	       (n = pread(fd, flags, sizeof(flags), (off_t)(pfn * 8))) > 0)
-		for (i = 0; i < n / 8; i++, pfn++)
-			if ((flags[i] >> KPF_BUDDY) & 1)
-				found = pfn;
-	if (fd >= 0)
-		close(fd);
+	kpageflags_scan(KPF_BUDDY, highest, &found);
 	return found;
 }
 

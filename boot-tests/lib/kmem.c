@@ -197,6 +197,24 @@ int kpageflag(unsigned long pfn, int bit)
 	return (flags >> bit) & 1;
 }
 
+unsigned long kpageflags_scan(int bit, void (*each)(unsigned long, void *),
+			      void *arg)
+{
+	static unsigned long long flags[4096];
+	int fd = open("/proc/kpageflags", O_RDONLY);
+	unsigned long pfn = 0;
+	ssize_t n, i;
+
+	if (fd < 0)
+		tap_bail("open /proc/kpageflags: %s", strerror(errno));
+	while ((n = pread(fd, flags, sizeof(flags), (off_t)(pfn * 8))) > 0)
+		for (i = 0; i < n / 8; i++, pfn++)
+			if ((flags[i] >> bit) & 1)
+				each(pfn, arg);
+	close(fd);
+	return pfn;
+}
+
 off_t kcore_offset(int kcore, unsigned long va, size_t len)
 {
 	Elf64_Ehdr eh;

@@ -83,6 +83,14 @@ unsigned long rng_next(unsigned long *state);
 /* Is bit set in pfn's /proc/kpageflags entry? -1 if it cannot be read. */
 int kpageflag(unsigned long pfn, int bit);
 
+/*
+ * Call each(pfn, arg) for every page frame whose /proc/kpageflags entry
+ * has bit set, in order; return how many frames the file lists. Bails out
+ * if it cannot be read.
+ */
+unsigned long kpageflags_scan(int bit, void (*each)(unsigned long, void *),
+			      void *arg);
+
 /* /proc/kcore file offset of [va, va + len), or -1 if no segment holds it */
 off_t kcore_offset(int kcore, unsigned long va, size_t len);
 
