@@ -128,7 +128,7 @@ static void read_bench(int kmem, int mem, int kcore, off_t kc_off)
 		if (!tap_ok(!bad, "reads at %zu KiB through all three devices",
 			    chunks[s] >> 10))
 			continue;
-		tap_diag("bench: %6zu K %12.1f %12.1f %12.1f %9.2f %10.2f",
+		tap_diag("bench: %6zu K %12.1f %12.1f %12.1f %9.2f %10.2f   budget (issue 11): kmem/mem >= 0.98, kmem/kcore >= 1.00",
 			 chunks[s] >> 10, (REGION >> 20) / median(tk, ROUNDS),
 			 (REGION >> 20) / median(tm, ROUNDS),
 			 (REGION >> 20) / median(tc, ROUNDS),
@@ -217,9 +217,11 @@ static void mmap_bench(int kmem, int mem)
 			k4 = mk;
 			d4 = dm;
 		}
-		tap_diag("bench: %6zu K %10.1f %10.1f %9.2f %16.1f",
+		tap_diag("bench: %6zu K %10.1f %10.1f %9.2f %16.1f%s",
 			 sizes[s] >> 10, mk * 1e6, median(tm, ROUNDS) * 1e6,
-			 median(rk, ROUNDS), dm * 1e6);
+			 median(rk, ROUNDS), dm * 1e6,
+			 sizes[s] == MAP_MAX ?
+			 "   budget (issue 11): kmem/mem <= 1.10" : "");
 		if (s == 3 && k4 > 0)
 			tap_diag("bench: kmem 128 MiB / 4 KiB set-up: %.1fx; the range check's own cost (kmem-mem) at 128 MiB: %.1f us, at 4 KiB: %.1f us",
 				 mk / k4, dm * 1e6, d4 * 1e6);
