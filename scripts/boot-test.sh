@@ -6,8 +6,10 @@
 # first set and CONFIG.SET for the others (scripts/configs.sh boots):
 #   serial.log  the console (kernel messages), ttyS0
 #   tap.txt     the tests' TAP, ttyS1
-#   kunit.json  KUnit results parsed from serial.log (KUnit configs, first
-#               set only: the suite runs at every boot, it counts once)
+#   ktap.json   tap.txt's results as kunit.py parse read them, and
+#               ktap.txt, its report (scripts/ktap.py)
+#   kunit.json  KUnit results parsed from serial.log (KUnit configs: the
+#               suite runs at every boot), and kunit.txt, kunit.py's report
 #   summary     "passed N failed N skipped N" for scripts/summary.sh
 #   qmp.log     what scripts/qmp-watch.sh did for the guest (balloon)
 # The boot fails when it does not reach the end marker in time, when the
@@ -35,9 +37,10 @@ cpus=$(sed -n 's/.*-smp \([0-9]*\).*/\1/p' <<<"${machine[*]}")
 O=$BUILD/$name
 out=$RESULTS/$result
 mkdir -p "$out"
-rm -f "$out/serial.log" "$out/tap.txt" "$out/summary" "$out/qmp.log" \
-	"$out/qmp.sock"
+rm -f "$out"/*
+# devkmem_test.qmp=1: qmp-watch.sh answers the guest's host requests.
 append="console=ttyS0 panic=-1 oops=panic nokaslr devkmem_test.set=$set"
+append+=" devkmem_test.qmp=1"
 append+=${cmdline:+ $cmdline}
 append+=${FUZZ_SEED:+ devkmem_test.seed=$FUZZ_SEED}
 append+=${BOOT_APPEND:+ $BOOT_APPEND}
@@ -63,7 +66,11 @@ touch "$out/serial.log" "$out/tap.txt"	# QEMU may not have started at all
 
 problem=
 if [ $rc -eq 124 ] || [ $rc -eq 137 ]; then
-	problem="timed out after ${timeout}s"
+	# the kselftest that had started and not finished
+	running=$(awk '/^# selftests: / { p = $NF }
+		/^(not )?ok [0-9]+ selftests: / { p = "" } END { print p }' \
+		"$out/tap.txt")
+	problem="timed out after ${timeout}s${running:+ in $running}"
 elif [ $rc -ne 0 ]; then
 	problem="qemu exited with $rc: $(head -c 300 "$out/qemu.log")"
 fi
@@ -80,14 +87,19 @@ if ! grep -q '^# DEVKMEM-BOOT-TESTS-END' "$out/tap.txt"; then
 	problem=${problem:-"no end marker: the tests did not finish"}
 fi
 
-"$(dirname "$0")/tap-count.sh" "$out/tap.txt" > "$out/summary"
-read -r _ passed _ failed _ skipped < "$out/summary"
+# One parser for both streams: the tree's kunit.py parse (scripts/ktap.py).
+mode=
+grep -q '^# selftests: ' "$out/tap.txt" && mode=--kselftest
+read -r _ passed _ failed _ skipped < <("$s/ktap.py" $mode "$TREE" \
+	"$out/tap.txt" "$out/ktap.json")
+echo "  KTAP    $result: $passed passed, $failed failed, $skipped skipped" \
+	"(build/results/$result/ktap.txt)"
 grep -E '^# *not ok|^not ok|Bail out' "$out/tap.txt" || true
 
-# A kernel built with KUnit ran its suites during boot: count them too.
-if grep -q '^CONFIG_KUNIT=y' "$O/.config" && [ "$result" = "$name" ]; then
-	read -r _ kp _ kf _ ks < <("$(dirname "$0")/kunit-count.sh" \
-		"$out/serial.log" "$out/kunit.json")
+# A kernel built with KUnit runs its suites at every boot: count them too.
+if grep -q '^CONFIG_KUNIT=y' "$O/.config"; then
+	read -r _ kp _ kf _ ks < <("$s/ktap.py" "$TREE" "$out/serial.log" \
+		"$out/kunit.json")
 	echo "  KUNIT   $result: $kp passed, $kf failed, $ks skipped" \
 		"(build/results/$result/kunit.txt)"
 	[ "$kf" -eq 0 ] || grep -E 'FAILED|not ok' "$out/kunit.txt" || true

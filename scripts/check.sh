@@ -22,13 +22,13 @@ stage() {
 mapfile -t configs < <("$s/configs.sh" names)
 stage packages "$s/install-deps.sh"
 stage tree "$s/tree.sh"
-stage docs "$s/doc-check.sh"
+stage docs run_check docs "$s/doc-check.sh"
 for c in "${configs[@]}"; do
 	stage "build:$c" "$s/build-kernel.sh" "$c"
 done
 
 stage lint "$s/lint.sh" || true
-stage menuconfig "$s/menuconfig-test.sh"
+stage menuconfig run_check menuconfig "$s/menuconfig-test.sh"
 
 # Budget: the edit-build-test loop after touching drivers/char/mem.c.
 if [ "${BUDGET:-1}" != 0 ]; then
@@ -60,7 +60,7 @@ if [ "${BUDGET:-1}" != 0 ]; then
 fi
 echo
 mapfile -t lint < <("$s/lint.sh" names)
-# The fuzzer's own summary, from the guest (boot-tests/kmem-fuzz.c).
+# The fuzzer's own summary, from the guest (kselftest devkmem/kmem-fuzz).
 for r in "${results[@]}"; do
 	if grep -q 'fuzz-summary:' "$RESULTS/$r/tap.txt" 2>/dev/null; then
 		echo "kmem-fuzz in $r (build/results/$r/tap.txt):"

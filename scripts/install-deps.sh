@@ -8,6 +8,7 @@ packages=(
 	xz-utils git linux-source-6.1				# the tree
 	dracut-core cpio kmod					# initramfs
 	qemu-system-x86 python3					# boot tests, kunit.py
+	rsync							# kselftest install
 	libncurses-dev pkg-config tmux				# menuconfig test
 	sparse python3-ply python3-git			# make lint
 )

@@ -16,7 +16,7 @@ fi
 st=0
 for c in "${checks[@]}"; do
 	t0=$SECONDS
-	"$s/$c.sh" || st=1
+	run_check "$c" "$s/$c.sh" || st=1
 	echo "# $c: $((SECONDS - t0)) s"
 done
 "$s/summary.sh" "${checks[@]}" || st=1
