@@ -65,6 +65,9 @@ for r in "${results[@]}"; do
 	if grep -q 'fuzz-summary:' "$RESULTS/$r/tap.txt" 2>/dev/null; then
 		echo "kmem-fuzz in $r (build/results/$r/tap.txt):"
 		sed -n 's/^[# ]*fuzz-summary: /  /p' "$RESULTS/$r/tap.txt"
+		ops=$(sed -n 's/.*fuzz-summary: seed [0-9]*, \([0-9]*\) operations.*/\1/p' \
+			"$RESULTS/$r/tap.txt")
+		echo "  operations: ${ops:-none} (budget, issue 12: at least 100000 in the debug boot)"
 		echo
 	fi
 done
