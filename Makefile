@@ -49,7 +49,7 @@ check:
 
 ## clean: remove build/ except the unpacked tree (build/linux)
 clean:
-	rm -rf $(addprefix build/,$(CONFIGS) results initramfs boot-tests kselftest menuconfig)
+	rm -rf $(addprefix build/,$(CONFIGS) results initramfs boot-tests kselftest menuconfig i386-root)
 
 ## help: this list
 help:

@@ -8,14 +8,8 @@ set -euo pipefail
 . "$(dirname "$0")/common.sh"
 
 name=$1
-read -r -a frags < <(awk -v n="$name" '$1 == n { $1 = $2 = ""; print }' \
-	"$FRAGMENTS/configs")
-[ ${#frags[@]} -gt 0 ] || die "config '$name' is not in kconfig-fragments/configs"
-paths=()
-for f in "${frags[@]}"; do
-	paths+=("$FRAGMENTS/$f.config")
-	[ -f "${paths[-1]}" ] || die "$name: no fragment ${paths[-1]#"$TOP"/}"
-done
+mapfile -t paths < <("$(dirname "$0")/configs.sh" fragments "$name")
+[ ${#paths[@]} -gt 0 ] || exit 1
 
 O=$BUILD/$name
 mkdir -p "$O"

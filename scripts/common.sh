@@ -8,6 +8,22 @@ RESULTS=$BUILD/results
 SERIES_DIR=$TOP/series
 FRAGMENTS=$TOP/kconfig-fragments
 
+# seeds_dir: the seeds (../shared/seeds: the 2005 mails, tmap.c among
+# them), beside this repository or beside the one it was cloned from;
+# SEEDS= overrides, /work/shared/seeds is where this machine keeps them.
+seeds_dir() {
+	local d origin
+	origin=$(git -C "$TOP" config remote.origin.url 2>/dev/null || true)
+	for d in "${SEEDS:-}" "$TOP/../shared/seeds" \
+		 ${origin:+"${origin#file://}/../shared/seeds"} /work/shared/seeds; do
+		if [ -n "$d" ] && [ -d "$d" ]; then
+			realpath "$d"
+			return 0
+		fi
+	done
+	return 1
+}
+
 die() {
 	echo "error: $*" >&2
 	exit 1
@@ -30,10 +46,12 @@ LINT_CONFIGS=(devkmem-on devkmem-off)
 # kmake NAME ARGS...: make in build/linux for config NAME (O=build/NAME).
 # Build stamps are fixed, so the same sources and .config give the same
 # vmlinux: zero-cost.sh compares a patched build with a pristine one.
+# ARCH comes from the config's fragments (scripts/configs.sh arch).
 kmake() {
-	local name=$1
+	local name=$1 arch
 	shift
-	make -C "$TREE" O="$BUILD/$name" ARCH=x86_64 LOCALVERSION= \
+	arch=$("$TOP/scripts/configs.sh" arch "$name")
+	make -C "$TREE" O="$BUILD/$name" ARCH="$arch" LOCALVERSION= \
 		KBUILD_BUILD_TIMESTAMP="Sat Jan  1 00:00:00 UTC 2000" \
 		KBUILD_BUILD_USER=devkmem KBUILD_BUILD_HOST=build \
 		KBUILD_BUILD_VERSION=1 "$@"

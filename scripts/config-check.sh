@@ -5,32 +5,40 @@
 # value (a typo, an unmet dependency); this makes it an error.
 # "# CONFIG_X is not set" is satisfied by the same line or by X being
 # absent (a symbol whose dependencies are unmet is not written at all).
+# A later fragment's line for a symbol replaces an earlier one's, as in
+# merge_config.sh (base.config's CONFIG_64BIT=y, i386.config's not set).
 set -euo pipefail
 
 dotconfig=$1
 shift
 bad=0
+declare -A want
+order=()
 while IFS= read -r line; do
 	case $line in
 	CONFIG_*=*)
 		sym=${line%%=*}
-		want=$line
+		w=$line
 		;;
 	"# CONFIG_"*" is not set")
 		sym=${line#\# }
 		sym=${sym%% *}
-		want=""
+		w=""
 		;;
 	*)
 		continue
 		;;
 	esac
+	[ -n "${want[$sym]+set}" ] || order+=("$sym")
+	want[$sym]=$w
+done < <(cat "$@")
+for sym in "${order[@]}"; do
 	have=$(grep -E "^($sym=|# $sym is not set)" "$dotconfig" || true)
 	[ "$have" = "# $sym is not set" ] && have=""
-	if [ "$have" != "$want" ]; then
-		echo "error: $sym: fragments ask for '${want:-is not set}'," \
+	if [ "$have" != "${want[$sym]}" ]; then
+		echo "error: $sym: fragments ask for '${want[$sym]:-is not set}'," \
 		     "final .config has '${have:-is not set}'" >&2
 		bad=1
 	fi
-done < <(cat "$@")
+done
 exit $bad

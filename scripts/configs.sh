@@ -8,6 +8,10 @@
 #                   for its first set, <config>.<set> for the others)
 #   sets-table SET FIELD   the set's "cmdline", "timeout" or "machine" in
 #                   boot-tests/sets
+#   fragments NAME  the fragment files of config NAME, in merge order
+#   arch NAME       the ARCH make runs with for config NAME: i386 when its
+#                   fragments turn CONFIG_64BIT off (the last fragment to
+#                   name a symbol wins, as in merge_config.sh), else x86_64
 set -euo pipefail
 . "$(dirname "$0")/common.sh"
 
@@ -34,7 +38,20 @@ sets-table)
 		die "set '$2' is not in boot-tests/sets"
 	echo "$f"
 	;;
+fragments)
+	read -r -a frags < <(awk -v n="$2" '$1 == n { $1 = $2 = ""; print }' "$list")
+	[ ${#frags[@]} -gt 0 ] || die "config '$2' is not in kconfig-fragments/configs"
+	for f in "${frags[@]}"; do
+		[ -f "$FRAGMENTS/$f.config" ] || die "$2: no fragment kconfig-fragments/$f.config"
+		echo "$FRAGMENTS/$f.config"
+	done
+	;;
+arch)
+	mapfile -t paths < <("$0" fragments "$2")
+	last=$(grep -hE '^(CONFIG_64BIT=|# CONFIG_64BIT is not set)' "${paths[@]}" | tail -1)
+	if [ "$last" = "# CONFIG_64BIT is not set" ]; then echo i386; else echo x86_64; fi
+	;;
 *)
-	die "usage: configs.sh names | sets NAME | boots | sets-table SET FIELD"
+	die "usage: configs.sh names | sets NAME | boots | sets-table SET FIELD | fragments NAME | arch NAME"
 	;;
 esac

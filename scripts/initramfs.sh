@@ -1,26 +1,36 @@
 #!/bin/bash
 # initramfs.sh CONFIG
-# Build build/initramfs/CONFIG.img with dracut: a bash initramfs holding
-# the series' kselftests as "make -C tools/testing/selftests
-# TARGETS=devkmem install" lays them out (run_kselftest.sh, the kselftest
-# runner, devkmem/ with CONFIG's System.map beside the tests), what only
-# this harness runs (boot-tests/: the benchmark, end-boot, the runner of
-# a set and the sets), the tools the kselftest runner calls, and the hook
-# that runs it all (boot-tests/dracut-hook.sh).
+# Build build/initramfs/CONFIG.img: the series' kselftests as "make -C
+# tools/testing/selftests TARGETS=devkmem install" lays them out
+# (run_kselftest.sh, the kselftest runner, devkmem/ with CONFIG's
+# System.map beside the tests), the seeds' tmap and its check run as
+# devkmem:seed-tmap, what only this harness runs (boot-tests/: the
+# benchmark, end-boot, the runner of a set and the sets), and the hook
+# that runs it all (boot-tests/dracut-hook.sh). All built for CONFIG's
+# architecture (scripts/configs.sh arch; i386: gcc -m32).
+# x86_64: dracut, a bash initramfs with the tools the kselftest runner
+# calls. i386: scripts/initramfs-cpio.sh (dracut cannot collect i386
+# programs on this host).
 set -euo pipefail
 . "$(dirname "$0")/common.sh"
+s=$(dirname "$0")
 
 name=$1
 O=$BUILD/$name
 [ -f "$O/System.map" ] || die "$name: no build/$name/System.map; run 'make'"
+arch=$("$s/configs.sh" arch "$name")
+cc=gcc
+[ "$arch" = i386 ] && cc="gcc -m32"
+seeds=$(seeds_dir) || die "no seeds folder (../shared/seeds) for tmap.c; set SEEDS="
 
-ksft=$BUILD/kselftest
-# Static: dracut copies the files, not the libraries they need.
-make -s -C "$TREE/tools/testing/selftests" TARGETS=devkmem \
+ksft=$BUILD/kselftest/$arch
+# Static: the initramfs holds the files, not the libraries they need.
+make -s -C "$TREE/tools/testing/selftests" TARGETS=devkmem CC="$cc" \
 	O="$ksft/build" INSTALL_PATH="$ksft/install" LDFLAGS=-static \
 	install >/dev/null
-make -s -C "$TOP/boot-tests" OUTPUT="$BUILD/boot-tests" \
-	KSFT="$TREE/tools/testing/selftests"
+make -s -C "$TOP/boot-tests" OUTPUT="$BUILD/boot-tests/$arch" CC="$cc" \
+	KSFT="$TREE/tools/testing/selftests" \
+	SEED="$(echo "$seeds"/001-patch-fix-mmap-kmem-*.patch)"
 
 stage=$BUILD/initramfs/$name.root
 dir=$stage/usr/lib/devkmem-tests
@@ -28,17 +38,27 @@ rm -rf "$stage"
 mkdir -p "$dir"
 cp -a "$ksft/install/." "$dir/"
 cp "$O/System.map" "$dir/devkmem/"
-cp "$BUILD/boot-tests/kmem-bench" "$BUILD/boot-tests/end-boot" \
+# The seeds' client runs under the kselftest runner, from devkmem/.
+cp "$BUILD/boot-tests/$arch/tmap" "$BUILD/boot-tests/$arch/seed-tmap" \
+	"$dir/devkmem/"
+echo "devkmem:seed-tmap" >> "$dir/kselftest-list.txt"
+cp "$BUILD/boot-tests/$arch/kmem-bench" "$BUILD/boot-tests/$arch/end-boot" \
 	"$TOP/boot-tests/run-in-guest.sh" \
 	"$TOP/boot-tests/sets" "$dir/"
 
 img=$BUILD/initramfs/$name.img
-dracut --quiet --no-kernel --no-hostonly --no-hostonly-cmdline \
-	--no-compress --force --kver "$(cat "$O/include/config/kernel.release")" \
-	--modules "bash base" \
-	--install "realpath dirname basename cat grep sed cut uniq wc tr timeout" \
-	--include "$stage" / \
-	--include "$TOP/boot-tests/dracut-hook.sh" \
-		/lib/dracut/hooks/cmdline/00-devkmem-tests.sh \
-	"$img"
+if [ "$arch" = i386 ]; then
+	cp "$TOP/boot-tests/dracut-hook.sh" "$dir/"
+	"$s/initramfs-cpio.sh" "$name" "$stage" "$img"
+else
+	dracut --quiet --no-kernel --no-hostonly --no-hostonly-cmdline \
+		--no-compress --force \
+		--kver "$(cat "$O/include/config/kernel.release")" \
+		--modules "bash base" \
+		--install "realpath dirname basename cat grep sed cut uniq wc tr timeout" \
+		--include "$stage" / \
+		--include "$TOP/boot-tests/dracut-hook.sh" \
+			/lib/dracut/hooks/cmdline/00-devkmem-tests.sh \
+		"$img"
+fi
 echo "  INITRD  build/initramfs/$name.img"

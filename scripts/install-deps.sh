@@ -7,25 +7,36 @@ packages=(
 	build-essential bc bison flex libelf-dev libssl-dev	# kernel build
 	xz-utils git linux-source-6.1				# the tree
 	dracut-core cpio kmod					# initramfs
+	gcc-multilib						# i386 tests (-m32)
 	qemu-system-x86 python3					# boot tests, kunit.py
 	rsync							# kselftest install
 	libncurses-dev pkg-config tmux				# menuconfig test
 	sparse python3-ply python3-git			# make lint
 )
 
+# The i386 config's initramfs is made of Debian's i386 packages
+# (scripts/initramfs-cpio.sh downloads them): apt must know that
+# architecture.
+foreign=
+dpkg --print-foreign-architectures | grep -qx i386 || foreign=i386
+
 missing=()
 for p in "${packages[@]}"; do
 	status=$(dpkg-query -W -f='${Status}' "$p" 2>/dev/null || true)
 	[ "$status" = "install ok installed" ] || missing+=("$p")
 done
-[ ${#missing[@]} -eq 0 ] && exit 0
+[ ${#missing[@]} -eq 0 ] && [ -z "$foreign" ] && exit 0
 
 cmd="apt-get install -y --no-install-recommends ${missing[*]}"
 if [ "$(id -u)" -ne 0 ]; then
 	echo "error: missing Debian packages; as root run:" >&2
-	echo "  apt-get update && $cmd" >&2
+	echo "  ${foreign:+dpkg --add-architecture i386 && }apt-get update && $cmd" >&2
 	exit 1
+fi
+if [ -n "$foreign" ]; then
+	echo "  DPKG    --add-architecture i386"
+	dpkg --add-architecture i386
 fi
 echo "  APT     ${missing[*]}"
 apt-get update -q
-DEBIAN_FRONTEND=noninteractive $cmd
+[ ${#missing[@]} -eq 0 ] || DEBIAN_FRONTEND=noninteractive $cmd
