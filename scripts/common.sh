@@ -42,6 +42,10 @@ series_patches() {
 # The configs a reviewer's checks cover (make lint bisects and compares
 # them); devkmem-debug is devkmem-on with the kernel's checkers on top.
 LINT_CONFIGS=(devkmem-on devkmem-off)
+# Built by make lint at the pristine base and at the whole series only,
+# for zero-cost.sh: the cost when off on i386 too (bisecting it as well
+# would cost minutes per patch).
+LINT_ENDS_CONFIGS=(devkmem-i386-off)
 
 # kmake NAME ARGS...: make in build/linux for config NAME (O=build/NAME).
 # Build stamps are fixed, so the same sources and .config give the same

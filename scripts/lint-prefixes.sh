@@ -4,7 +4,8 @@
 # after the base and after each patch, build devkmem-on and devkmem-off
 # (LINT_CONFIGS) incrementally, each in its own build/<config>: each
 # prefix must apply and build, adding no compiler, kconfig or objtool
-# warning that the pristine build does not give. At the base and at the
+# warning that the pristine build does not give. LINT_ENDS_CONFIGS
+# (devkmem-i386-off) are built at the base and the full series only. At the base and at the
 # full series, also run sparse (C=2) and W=1 on the C files of the
 # series. Keeps the pristine vmlinux and objects (and, for configs with
 # the device, those built without its KUnit suite) for zero-cost.sh.
@@ -16,6 +17,8 @@ s=$(dirname "$0")
 
 out=$RESULTS/lint-prefixes
 configs=("${LINT_CONFIGS[@]}")
+ends=("${LINT_ENDS_CONFIGS[@]}")	# built at the base and the series only
+all=("${configs[@]}" "${ends[@]}")
 mapfile -t patches < <(series_patches)
 total=${#patches[@]}
 n=0
@@ -29,7 +32,7 @@ t0=$SECONDS
 # series' commits, the configs, this script, the compiler): keep its
 # results instead of rebuilding five trees twice. LINT_FRESH=1 walks anyway.
 key=$( { git -C "$TREE" rev-parse HEAD; cat "$0" "$s/common.sh"
-	for c in "${configs[@]}"; do cat "$BUILD/$c/.config"; done
+	for c in "${all[@]}"; do cat "$BUILD/$c/.config"; done
 	gcc --version | head -1; } | sha256sum | cut -c1-16)
 if [ "${LINT_FRESH:-0}" != 1 ] && [ -f "$out/key" ] &&
    [ "$(cat "$out/key")" = "$key" ] &&
@@ -44,7 +47,7 @@ rm -rf "$out"
 mkdir -p "$out"
 branch=$(git -C "$TREE" symbolic-ref --short HEAD)
 head=$(git -C "$TREE" rev-parse HEAD)
-for c in "${configs[@]}"; do
+for c in "${all[@]}"; do
 	[ -f "$BUILD/$c/vmlinux" ] || die "no build/$c/vmlinux; run 'make kernels'"
 	cp -p "$BUILD/$c/.config" "$out/$c.config"
 done
@@ -58,7 +61,7 @@ printf '%s\n' "${objs[@]}" > "$out/objects"
 restore() {
 	git -C "$TREE" am --abort >/dev/null 2>&1 || true
 	git -C "$TREE" checkout -q -f "$branch"
-	for c in "${configs[@]}"; do
+	for c in "${all[@]}"; do
 		[ -f "$out/$c.config" ] && cp -p "$out/$c.config" "$BUILD/$c/.config"
 	done
 }
@@ -109,13 +112,19 @@ keep() {
 
 # check_step LABEL DESCRIPTION: build every config at this prefix.
 check_step() {
-	local label=$1 what=$2 c new
-	for c in "${configs[@]}"; do
+	local label=$1 what=$2 c new cs=("${configs[@]}")
+	if [ "$label" = base ] || [ "$label" = "$total" ]; then
+		cs=("${all[@]}")
+	fi
+	for c in "${cs[@]}"; do
+		local t=$SECONDS rc=0
 		if [ "$label" = base ] || [ "$label" = "$total" ]; then
 			sparse "$label" "$c" ||
 				warn "sparse/W=1 failed at $label for $c"
 		fi
-		if ! build "$label" "$c"; then
+		build "$label" "$c" || rc=$?
+		[[ " ${ends[*]} " != *" $c "* ]] || ends_time=$((ends_time + SECONDS - t))
+		if [ $rc -ne 0 ]; then
 			point FAIL "$what: does not build $c (build/results/lint-prefixes/$label-$c.log)"
 			tail -5 "$out/$label-$c.log" | sed 's/^/# /'
 			continue
@@ -136,6 +145,7 @@ check_step() {
 	done
 }
 
+ends_time=0
 {
 echo "TAP version 13"
 git -C "$TREE" checkout -q --detach base
@@ -160,7 +170,7 @@ if git -C "$TREE" diff --quiet "$head" HEAD; then
 else
 	point FAIL "git am of series/ does not give build/linux's tree; run 'make tree'"
 fi
-for c in "${configs[@]}"; do
+for c in "${all[@]}"; do
 	new=$(comm -13 <(warnings "$out/base-$c.sparse") \
 		<(warnings "$out/$total-$c.sparse") || true)
 	if [ -s "$out/base-$c.sparse" ] && [ -s "$out/$total-$c.sparse" ] &&
@@ -184,7 +194,7 @@ for c in "${configs[@]}"; do
 	fi
 	build "$total" "$c" || point FAIL "rebuilding $c at the series failed"
 done
-echo "# prefixes applied and built in $((SECONDS - t0)) s"
+echo "# prefixes applied and built in $((SECONDS - t0)) s, of which ${ends[*]} (base and series): $ends_time s"
 echo "1..$n"
 } | tee "$out/tap.txt"
 tap_summary "$out/tap.txt" > "$out/summary"

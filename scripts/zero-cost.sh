@@ -51,7 +51,7 @@ bloat_total() {
 
 {
 echo "TAP version 13"
-for c in "${LINT_CONFIGS[@]}"; do
+for c in "${LINT_CONFIGS[@]}" "${LINT_ENDS_CONFIGS[@]}"; do
 	base=$in/base-$c.vmlinux
 	if [ ! -f "$base" ]; then
 		point FAIL "$c: no pristine build (lint-prefixes.sh did not make one)"
