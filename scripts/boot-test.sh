@@ -45,11 +45,12 @@ append+=${cmdline:+ $cmdline}
 append+=${FUZZ_SEED:+ devkmem_test.seed=$FUZZ_SEED}
 append+=${BOOT_APPEND:+ $BOOT_APPEND}
 
-echo "  BOOT    $result ($("$s/configs.sh" arch "$name"), accel=$accel ${machine[*]}, timeout ${timeout}s): $append"
-qemu_bin=qemu-system-$("$s/configs.sh" arch "$name")	# x86_64 or i386
+arch=$("$s/configs.sh" arch "$name")	# x86_64 or i386
+
+echo "  BOOT    $result ($arch, accel=$accel ${machine[*]}, timeout ${timeout}s): $append"
 rc=0
 timeout --foreground -k 5 "$timeout" \
-	"$qemu_bin" -accel "$accel" "${machine[@]}" -nodefaults \
+	"qemu-system-$arch" -accel "$accel" "${machine[@]}" -nodefaults \
 	-display none -no-reboot \
 	-kernel "$O/arch/x86/boot/bzImage" \
 	-initrd "$BUILD/initramfs/$name.img" \
