@@ -47,6 +47,12 @@ LINT_CONFIGS=(devkmem-on devkmem-off)
 # would cost minutes per patch).
 LINT_ENDS_CONFIGS=(devkmem-i386-off)
 
+# arch_cc ARCH: the C compiler for the guest programs of ARCH
+# (scripts/configs.sh arch): the tests and the harness built -m32 for i386.
+arch_cc() {
+	if [ "$1" = i386 ]; then echo "gcc -m32"; else echo gcc; fi
+}
+
 # kmake NAME ARGS...: make in build/linux for config NAME (O=build/NAME).
 # Build stamps are fixed, so the same sources and .config give the same
 # vmlinux: zero-cost.sh compares a patched build with a pristine one.

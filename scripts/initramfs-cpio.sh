@@ -48,11 +48,11 @@ find_in_root() {
 }
 
 # the files to pack: the programs, the loader, and every DT_NEEDED library
-declare -A files=()
+declare -A files=() where=()
 todo=()
 for p in "${programs[@]}"; do
-	f=$(find_in_root "$p") || die "i386 root: no program $p"
-	todo+=("$f")
+	where[$p]=$(find_in_root "$p") || die "i386 root: no program $p"
+	todo+=("${where[$p]}")
 done
 todo+=(lib/i386-linux-gnu/ld-linux.so.2)
 while [ ${#todo[@]} -gt 0 ]; do
@@ -77,7 +77,7 @@ list=$BUILD/initramfs/$name.list
 	# programs in /usr/bin, libraries where the root has them; links
 	# resolved: the image holds the files themselves
 	for p in "${programs[@]}"; do
-		f=$(find_in_root "$p")
+		f=${where[$p]}
 		unset "files[$f]"
 		echo "file /usr/bin/$p $(realpath "$sysroot/$f") 0755 0 0"
 	done

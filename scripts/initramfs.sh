@@ -19,8 +19,7 @@ name=$1
 O=$BUILD/$name
 [ -f "$O/System.map" ] || die "$name: no build/$name/System.map; run 'make'"
 arch=$("$s/configs.sh" arch "$name")
-cc=gcc
-[ "$arch" = i386 ] && cc="gcc -m32"
+cc=$(arch_cc "$arch")
 seeds=$(seeds_dir) || die "no seeds folder (../shared/seeds) for tmap.c; set SEEDS="
 
 ksft=$BUILD/kselftest/$arch

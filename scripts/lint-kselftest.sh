@@ -18,8 +18,7 @@ n=0
 echo "TAP version 13"
 # x86_64, and i386 as the i386 config's boot builds it (CC="gcc -m32")
 for arch in x86_64 i386; do
-	cc=gcc
-	[ $arch = i386 ] && cc="gcc -m32"
+	cc=$(arch_cc $arch)
 	o=$out/build-$arch
 	if make -C "$TREE/tools/testing/selftests" TARGETS=devkmem CC="$cc" \
 		O="$o" > "$o.log" 2>&1; then
