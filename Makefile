@@ -1,56 +1,58 @@
 # Thin driver for the /dev/kmem series; the work is done by scripts/.
 # "make help" lists the targets. Everything generated goes to build/.
+# Two queues: series/ on Debian's linux-source-6.1 (build/) and
+# series-6.12/ on linux-source-6.12 (build/6.12/). Every target runs for
+# each queue; BASE=6.1 or BASE=6.12 picks one.
 
-CONFIGS := $(shell scripts/configs.sh names)
+BASES := $(if $(BASE),$(BASE),$(shell scripts/bases.sh))
+# each: run a command once per queue, with BASE set; stop at a failure.
+each = for b in $(BASES); do BASE=$$b $(1) || exit 1; done
 
-.PHONY: all deps tree export kernels boot lint bench check clean help
+.PHONY: all deps tree export kernels boot lint debian bench check clean help
 
-## all: (default) install packages, unpack + patch the tree, build every config
+## all: (default) install packages, unpack + patch the trees, build every config
 all: kernels
-	@for c in $(CONFIGS); do \
-		echo "$$c: build/$$c/arch/x86/boot/bzImage (.config, vmlinux, System.map beside it)"; \
-	done
 
 ## deps: install the Debian packages the build and the tests need (root)
 deps:
 	@scripts/install-deps.sh
 
-## tree: build/linux = Debian's linux-source-6.1 + series/ (one commit each)
+## tree: build/linux = linux-source-6.1 + series/, build/6.12/linux = ... + series-6.12/
 tree: deps
-	@scripts/tree.sh
+	@$(call each,scripts/tree.sh)
 
-## export: write build/linux's commits back to series/ (git format-patch)
+## export: write each tree's commits back to its queue (git format-patch)
 export:
-	@scripts/export.sh
+	@$(call each,scripts/export.sh)
 
-## kernels: build build/<config>/ for every line of kconfig-fragments/configs
+## kernels: build every config of each queue (kconfig-fragments/configs)
 kernels: tree
-	@for c in $(CONFIGS); do scripts/build-kernel.sh $$c || exit 1; done
+	@$(call each,scripts/kernels.sh)
 
 ## boot: boot every built kernel in QEMU and run its boot tests
 boot:
-	@st=0; for c in $(CONFIGS); do scripts/initramfs.sh $$c || st=1; done; \
-	scripts/configs.sh boots | { while read -r c set r; do \
-		scripts/boot-test.sh $$c $$set || st=1; \
-	done; exit $$st; } && \
-	scripts/summary.sh $$(scripts/configs.sh boots | cut -d" " -f3)
+	@st=0; for b in $(BASES); do BASE=$$b scripts/boot-all.sh || st=1; done; exit $$st
 
-## lint: checkpatch, mail form, every prefix built, zero cost when off
+## lint: checkpatch, mail form, every prefix built, zero cost when off, queues in step
 lint: kernels
-	@scripts/lint.sh
+	@st=0; for b in $(BASES); do BASE=$$b scripts/lint.sh || st=1; done; exit $$st
+
+## debian: each queue as quilt patches with DEP-3 headers -> build/debian/patches/ (Debian's layout)
+debian:
+	@$(call each,scripts/debian-patches.sh)
 
 ## bench: /dev/kmem vs /dev/mem and /proc/kcore, in a guest -> build/results/bench.txt
 bench: kernels
-	@scripts/bench.sh
+	@$(call each,scripts/bench.sh)
 
-## check: everything "make" does, then all tests; ends "N passed, N failed"
+## check: everything "make" does, then all tests, the queues side by side; ends "N passed, N failed"
 check:
-	@scripts/check.sh
+	@scripts/check-all.sh $(BASES)
 
-## clean: remove build/ except the unpacked tree (build/linux)
+## clean: remove build/ except the unpacked trees (build/linux, build/6.12/linux)
 clean:
-	rm -rf $(addprefix build/,$(CONFIGS) results initramfs boot-tests kselftest menuconfig i386-root)
+	@$(call each,scripts/clean.sh)
 
-## help: this list
+## help: this list (BASE=6.1 or BASE=6.12 runs a target for one queue)
 help:
 	@sed -n 's/^## //p' $(MAKEFILE_LIST)

@@ -34,4 +34,4 @@ fi
 
 echo "  BUILD   $name"
 kmake "$name" -s -j"$(nproc)" bzImage
-echo "  KERNEL  build/$name/arch/x86/boot/bzImage"
+echo "  KERNEL  $BUILD_REL/$name/arch/x86/boot/bzImage"

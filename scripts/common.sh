@@ -2,11 +2,46 @@
 # shellcheck shell=bash
 
 TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-BUILD=$TOP/build
+FRAGMENTS=$TOP/kconfig-fragments
+
+# The queue: one per Debian kernel base. BASE=6.1 (the default) is
+# series/, built in build/; BASE=X is series-X/, built in build/X/.
+# Each queue folder has its own series file, base-version (the Debian
+# package it applies to), patches and cover letter.
+DEFAULT_BASE=6.1
+BASE=${BASE:-$DEFAULT_BASE}
+
+# base_series_dir BASE, base_build_dir BASE: where a queue and its builds live.
+base_series_dir() {
+	if [ "$1" = "$DEFAULT_BASE" ]; then echo "$TOP/series"; else echo "$TOP/series-$1"; fi
+}
+base_build_dir() {
+	if [ "$1" = "$DEFAULT_BASE" ]; then echo "$TOP/build"; else echo "$TOP/build/$1"; fi
+}
+
+SERIES_DIR=$(base_series_dir "$BASE")
+BUILD=$(base_build_dir "$BASE")
 TREE=$BUILD/linux
 RESULTS=$BUILD/results
-SERIES_DIR=$TOP/series
-FRAGMENTS=$TOP/kconfig-fragments
+# For messages: where this queue lives, relative to the repository.
+SERIES_REL=${SERIES_DIR#"$TOP"/}
+BUILD_REL=${BUILD#"$TOP"/}
+
+# bases: every queue's base, the default first.
+bases() {
+	local d
+	echo "$DEFAULT_BASE"
+	for d in "$TOP"/series-*/; do
+		[ -f "$d/series" ] && basename "$d" | sed 's/^series-//'
+	done
+	return 0
+}
+
+# base_package: the Debian source package this queue applies to, from
+# the first field of its base-version ("linux-source-6.1 6.1.192-3").
+base_package() {
+	sed -e '/^#/d' "$SERIES_DIR/base-version" | awk 'NR == 1 { print $1 }'
+}
 
 # seeds_dir: the seeds (../shared/seeds: the 2005 mails, tmap.c among
 # them), beside this repository or beside the one it was cloned from;
@@ -47,24 +82,49 @@ LINT_CONFIGS=(devkmem-on devkmem-off)
 # would cost minutes per patch).
 LINT_ENDS_CONFIGS=(devkmem-i386-off)
 
+# lint_ends_configs: those of LINT_ENDS_CONFIGS this queue builds.
+lint_ends_configs() {
+	local c names
+	names=" $("$TOP/scripts/configs.sh" names | xargs) "
+	for c in "${LINT_ENDS_CONFIGS[@]}"; do
+		[[ $names != *" $c "* ]] || echo "$c"
+	done
+	return 0
+}
+
+# What the guest's kselftest runner (run_kselftest.sh of either base)
+# and boot-tests/run-in-guest.sh call, besides bash: put in every initramfs.
+RUNNER_PROGRAMS=(realpath dirname basename cat grep sed cut uniq sort wc tr timeout)
+
 # arch_cc ARCH: the C compiler for the guest programs of ARCH
 # (scripts/configs.sh arch): the tests and the harness built -m32 for i386.
 arch_cc() {
 	if [ "$1" = i386 ]; then echo "gcc -m32"; else echo gcc; fi
 }
 
-# kmake NAME ARGS...: make in build/linux for config NAME (O=build/NAME).
-# Build stamps are fixed, so the same sources and .config give the same
-# vmlinux: zero-cost.sh compares a patched build with a pristine one.
-# ARCH comes from the config's fragments (scripts/configs.sh arch).
+# Fixed build stamps for every kernel make of the tooling, so the same
+# sources and .config give the same objects: zero-cost.sh compares a
+# patched build with a pristine one, debian-configs.sh two mem.o files.
+KBUILD_STAMPS=(LOCALVERSION= KBUILD_BUILD_TIMESTAMP="Sat Jan  1 00:00:00 UTC 2000"
+	KBUILD_BUILD_USER=devkmem KBUILD_BUILD_HOST=build KBUILD_BUILD_VERSION=1)
+
+# kmake NAME ARGS...: make in build/linux for config NAME (O=build/NAME),
+# with KBUILD_STAMPS. ARCH comes from the config's fragments
+# (scripts/configs.sh arch).
 kmake() {
 	local name=$1 arch
 	shift
 	arch=$("$TOP/scripts/configs.sh" arch "$name")
-	make -C "$TREE" O="$BUILD/$name" ARCH="$arch" LOCALVERSION= \
-		KBUILD_BUILD_TIMESTAMP="Sat Jan  1 00:00:00 UTC 2000" \
-		KBUILD_BUILD_USER=devkmem KBUILD_BUILD_HOST=build \
-		KBUILD_BUILD_VERSION=1 "$@"
+	make -C "$TREE" O="$BUILD/$name" ARCH="$arch" "${KBUILD_STAMPS[@]}" "$@"
+}
+
+# sizes OBJECT: "text data bss" from size(1) (0 0 0 if there is no file)
+sizes() {
+	if [ -f "$1" ]; then
+		size "$1" | awk 'NR == 2 { print $1, $2, $3 }'
+	else
+		echo 0 0 0
+	fi
 }
 
 # Fixed identity and dates for commits made by the tooling, so that the
@@ -109,3 +169,6 @@ run_check() {
 	fi
 	return $rc
 }
+
+[ -f "$SERIES_DIR/series" ] ||
+	die "BASE=$BASE: no queue $SERIES_REL/series (bases: $(bases | xargs))"

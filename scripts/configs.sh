@@ -1,6 +1,8 @@
 #!/bin/bash
 # configs.sh names | sets NAME | boots | sets-table SET FIELD
-# What kconfig-fragments/configs and boot-tests/sets declare:
+# What kconfig-fragments/configs and boot-tests/sets declare, for the
+# queue BASE selects (its folder's "configs" file, if it has one, names
+# the configs it builds; otherwise it builds them all):
 #   names           the config names, in order
 #   sets NAME       the guest test sets config NAME boots, one per line
 #   boots           every boot: "<config> <set> <result>", where <result>
@@ -16,9 +18,20 @@ set -euo pipefail
 . "$(dirname "$0")/common.sh"
 
 list=$FRAGMENTS/configs
+# The configs table, cut to the lines of this queue's configs.
+table() {
+	local only=$SERIES_DIR/configs
+	if [ -f "$only" ]; then
+		awk 'NR == FNR { if (!/^#/ && NF) want[$1] = 1; next }
+		     !/^#/ && NF && ($1 in want)' "$only" "$list"
+	else
+		awk '!/^#/ && NF' "$list"
+	fi
+}
+
 case ${1:-names} in
 names)
-	awk '!/^#/ && NF { print $1 }' "$list"
+	table | awk '{ print $1 }'
 	;;
 sets)
 	t=$(awk -v n="$2" '$1 == n { print $2 }' "$list")
@@ -26,8 +39,8 @@ sets)
 	tr , '\n' <<<"$t"
 	;;
 boots)
-	awk '!/^#/ && NF { n = split($2, s, ","); for (i = 1; i <= n; i++)
-		print $1, s[i], (i == 1 ? $1 : $1 "." s[i]) }' "$list"
+	table | awk '{ n = split($2, s, ","); for (i = 1; i <= n; i++)
+		print $1, s[i], (i == 1 ? $1 : $1 "." s[i]) }'
 	;;
 sets-table)
 	f=$(awk -F'|' -v s="$2" -v f="$3" '

@@ -19,7 +19,7 @@ rc=0
 if [ $rc -eq 0 ] && ! grep -q 'dev-kmem' "$out/abi-validate.txt"; then
 	point OK "get_abi.pl validate: no complaint about ABI/obsolete/dev-kmem"
 else
-	point FAIL "get_abi.pl validate (rc $rc): see build/results/docs/abi-validate.txt"
+	point FAIL "get_abi.pl validate (rc $rc): see $BUILD_REL/results/docs/abi-validate.txt"
 fi
 ./scripts/get_abi.pl search '^/dev/kmem$' --dir Documentation/ABI \
 	> "$out/abi-search.txt" 2>&1 || true

@@ -1,9 +1,11 @@
 #!/bin/bash
-# Write the commits of build/linux (base..HEAD) back to series/ as
+# Write the commits of the queue's tree (build/linux for series/,
+# build/<base>/linux for series-<base>/; base..HEAD) back to the queue as
 # git format-patch files, one per commit, named after their subject
 # without a number, with each commit's git note as the reviewers' notes
-# below "---", and update the patch names in series/series while keeping
-# its comments and banners in place. series/0000-cover-letter.patch is
+# below "---", and update the patch names in its series file while keeping
+# its comments, banners and a patch line's own comment (an "only-here:"
+# reason, scripts/lint-queues.sh) in place. The 0000-cover-letter.patch is
 # regenerated around its subject and blurb (edit those by hand there):
 # shortlog, diffstat, base-commit and the To/Cc lines that the tree's
 # scripts/get_maintainer.pl gives for the series. Output is stable:
@@ -13,9 +15,9 @@
 set -euo pipefail
 . "$(dirname "$0")/common.sh"
 
-[ -d "$TREE/.git" ] || die "no build/linux; run 'make tree' first"
+[ -d "$TREE/.git" ] || die "no $BUILD_REL/linux; run 'make tree' first"
 dirty=$(git -C "$TREE" status --porcelain --untracked-files=no)
-[ -z "$dirty" ] || die "build/linux has uncommitted changes; commit them first"
+[ -z "$dirty" ] || die "$BUILD_REL/linux has uncommitted changes; commit them first"
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -99,12 +101,14 @@ for f in "$tmp"/*.patch; do
 	i=$((i + 1))
 done
 
-# series/series: keep every comment or blank line where it is, put the new
-# names in the slots of the old ones, and append any extra at the end.
+# The series file: keep every comment or blank line where it is, put the
+# new names in the slots of the old ones (with the old line's comment),
+# and append any extra at the end.
 i=0
 while IFS= read -r line; do
 	if [ -n "$(sed -e 's/#.*//' -e 's/[[:space:]]*$//' <<<"$line")" ]; then
-		[ $i -lt ${#new[@]} ] && echo "${new[$i]}"
+		comment=$(sed -n 's/^[^#]*\(#.*\)$/\1/p' <<<"$line")
+		[ $i -lt ${#new[@]} ] && echo "${new[$i]}${comment:+	$comment}"
 		i=$((i + 1))
 	else
 		echo "$line"
@@ -118,4 +122,4 @@ mv "$tmp/series" "$SERIES_DIR/series"
 
 # The tree is what series/ now says: tree.sh need not re-apply it.
 "$(dirname "$0")/tree.sh" --stamp
-echo "  EXPORT  ${#new[@]} patches -> series/"
+echo "  EXPORT  ${#new[@]} patches -> $SERIES_REL/"

@@ -17,8 +17,7 @@ set -euo pipefail
 name=$1 stage=$2 img=$3
 packages=(libc6 bash libtinfo6 coreutils libacl1 libattr1 libselinux1
 	  libpcre2-8-0 libgmp10 grep sed findutils mount libmount1 libblkid1)
-programs=(bash cat grep sed cut uniq wc tr timeout realpath dirname
-	  basename head find mkdir rm ls ln sleep mount)
+programs=(bash "${RUNNER_PROGRAMS[@]}" head find mkdir rm ls ln sleep mount)
 
 root=$BUILD/i386-root
 sysroot=$root/sysroot

@@ -54,10 +54,10 @@ else
 		--no-compress --force \
 		--kver "$(cat "$O/include/config/kernel.release")" \
 		--modules "bash base" \
-		--install "realpath dirname basename cat grep sed cut uniq wc tr timeout" \
+		--install "${RUNNER_PROGRAMS[*]}" \
 		--include "$stage" / \
 		--include "$TOP/boot-tests/dracut-hook.sh" \
 			/lib/dracut/hooks/cmdline/00-devkmem-tests.sh \
 		"$img"
 fi
-echo "  INITRD  build/initramfs/$name.img"
+echo "  INITRD  $BUILD_REL/initramfs/$name.img"

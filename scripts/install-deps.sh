@@ -5,14 +5,28 @@ set -euo pipefail
 
 packages=(
 	build-essential bc bison flex libelf-dev libssl-dev	# kernel build
-	xz-utils git linux-source-6.1				# the tree
+	xz-utils git						# the trees
 	dracut-core cpio kmod					# initramfs
 	gcc-multilib						# i386 tests (-m32)
 	qemu-system-x86 python3					# boot tests, kunit.py
 	rsync							# kselftest install
 	libncurses-dev pkg-config tmux				# menuconfig test
 	sparse python3-ply python3-git			# make lint
+	quilt							# make debian, its check
 )
+
+# Each queue's kernel source: the package its base-version names
+# (linux-source-6.1 for series/, linux-source-6.12 for series-6.12/).
+top=$(cd "$(dirname "$0")/.." && pwd)
+for f in "$top"/series/base-version "$top"/series-*/base-version; do
+	packages+=("$(sed -e '/^#/d' "$f" | awk 'NR == 1 { print $1 }')")
+done
+# Debian's own kernel configs, for a queue that names them
+# (series/debian-configs: linux-config-6.1).
+for f in "$top"/series/debian-configs "$top"/series-*/debian-configs; do
+	[ ! -f "$f" ] || packages+=("linux-config-$(sed -n 's/.*linux-source-//p' \
+		"$(dirname "$f")/base-version" | awk 'NR == 1 { print $1 }')")
+done
 
 # The i386 config's initramfs is made of Debian's i386 packages
 # (scripts/initramfs-cpio.sh downloads them): apt must know that

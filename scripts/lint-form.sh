@@ -1,11 +1,12 @@
 #!/bin/bash
-# The form of series/ as mailed, as TAP: every file is what make export
-# gives from build/linux (git format-patch output, To/Cc from
+# The form of the queue as mailed, as TAP: every file is what make export
+# gives from its tree (git format-patch output, To/Cc from
 # get_maintainer.pl, base-commit); each patch has a "[PATCH n/N]
 # subsystem: summary" subject, a body, the author's Signed-off-by:, a
-# Link: for every Reported-by:, and reviewers' notes below "---"; the
-# cover letter has a subject, a blurb with the testing done, a diffstat
-# and base-commit. Writes build/results/lint-form/.
+# Link: (Closes:, which 6.12's checkpatch asks for) for every
+# Reported-by:, and reviewers' notes below "---"; the cover letter has a
+# subject, a blurb with the testing done, a diffstat and base-commit.
+# Writes build/results/lint-form/.
 set -euo pipefail
 . "$(dirname "$0")/common.sh"
 s=$(dirname "$0")
@@ -55,10 +56,10 @@ for p in "${patches[@]}"; do
 	rc=0; [ "$(grep '^Signed-off-by: ' "$d/msg" | tail -1)" = "Signed-off-by: $author" ] || rc=1
 	check $rc "patch $i $p: last Signed-off-by: is the author, $author"
 	rc=0
-	if grep -q '^Reported-by: ' "$d/msg" && ! grep -q '^Link: https://' "$d/msg"; then
+	if grep -q '^Reported-by: ' "$d/msg" && ! grep -Eq '^(Link|Closes): https://' "$d/msg"; then
 		rc=1
 	fi
-	check $rc "patch $i $p: a Link: for its Reported-by: (if any)"
+	check $rc "patch $i $p: a Link: or Closes: for its Reported-by: (if any)"
 	rc=0; sed -n '/^---$/,/^diff --git /p' "$SERIES_DIR/$p" | grep -q '^Notes:$' || rc=1
 	check $rc "patch $i $p: reviewers' notes below ---"
 done

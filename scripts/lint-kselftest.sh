@@ -24,7 +24,7 @@ for arch in x86_64 i386; do
 		O="$o" > "$o.log" 2>&1; then
 		point OK "$arch: make -C tools/testing/selftests TARGETS=devkmem CC=\"$cc\" builds"
 	else
-		point FAIL "$arch: make -C tools/testing/selftests TARGETS=devkmem CC=\"$cc\": see build/results/lint-kselftest/build-$arch.log"
+		point FAIL "$arch: make -C tools/testing/selftests TARGETS=devkmem CC=\"$cc\": see $BUILD_REL/results/lint-kselftest/build-$arch.log"
 		sed 's/^/# /' "$o.log" | tail -20
 	fi
 	mapfile -t progs < <(make -s -C "$TREE/tools/testing/selftests/devkmem" \

@@ -17,7 +17,7 @@ s=$(dirname "$0")
 
 out=$RESULTS/lint-prefixes
 configs=("${LINT_CONFIGS[@]}")
-ends=("${LINT_ENDS_CONFIGS[@]}")	# built at the base and the series only
+mapfile -t ends < <(lint_ends_configs)	# built at the base and the series only
 all=("${configs[@]}" "${ends[@]}")
 mapfile -t patches < <(series_patches)
 total=${#patches[@]}
@@ -125,7 +125,7 @@ check_step() {
 		build "$label" "$c" || rc=$?
 		[[ " ${ends[*]} " != *" $c "* ]] || ends_time=$((ends_time + SECONDS - t))
 		if [ $rc -ne 0 ]; then
-			point FAIL "$what: does not build $c (build/results/lint-prefixes/$label-$c.log)"
+			point FAIL "$what: does not build $c ($BUILD_REL/results/lint-prefixes/$label-$c.log)"
 			tail -5 "$out/$label-$c.log" | sed 's/^/# /'
 			continue
 		fi
@@ -177,7 +177,7 @@ for c in "${all[@]}"; do
 	   grep -q ' CHECK ' "$out/$total-$c.sparse" && [ -z "$new" ]; then
 		point OK "sparse (C=2) and W=1 on the objects of ${objs[*]} that $c builds: nothing the pristine tree does not give"
 	elif [ -z "$new" ]; then
-		point FAIL "sparse (C=2) and W=1 did not run in $c (build/results/lint-prefixes/*-$c.sparse)"
+		point FAIL "sparse (C=2) and W=1 did not run in $c ($BUILD_REL/results/lint-prefixes/*-$c.sparse)"
 	else
 		point FAIL "sparse (C=2) or W=1 in $c: new: $(head -1 <<<"$new")"
 		sed 's/^/# /' <<<"$new"
@@ -194,7 +194,7 @@ for c in "${configs[@]}"; do
 	fi
 	build "$total" "$c" || point FAIL "rebuilding $c at the series failed"
 done
-echo "# prefixes applied and built in $((SECONDS - t0)) s, of which ${ends[*]} (base and series): $ends_time s"
+echo "# prefixes applied and built in $((SECONDS - t0)) s${ends[*]:+, of which ${ends[*]} (base and series): $ends_time s}"
 echo "1..$n"
 } | tee "$out/tap.txt"
 tap_summary "$out/tap.txt" > "$out/summary"

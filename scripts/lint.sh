@@ -8,7 +8,7 @@ set -euo pipefail
 . "$(dirname "$0")/common.sh"
 s=$(dirname "$0")
 
-checks=(lint-checkpatch lint-form lint-kselftest lint-prefixes zero-cost)
+checks=(lint-checkpatch lint-form lint-kselftest lint-queues lint-prefixes zero-cost)
 if [ "${1:-}" = names ]; then
 	printf '%s\n' "${checks[@]}"
 	exit 0

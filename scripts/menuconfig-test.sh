@@ -1,7 +1,9 @@
 #!/bin/bash
 # Drive the real "make menuconfig" under tmux, as a person would, and
 # assert on what the screen shows (tmux capture-pane), for the
-# devkmem-on config and for devkmem-off (STRICT_DEVMEM on). Each run
+# devkmem-on config, for devkmem-off (STRICT_DEVMEM on) and, where the
+# queue names Debian's configs (debian-configs), for the first of them
+# as Debian ships it. Each run
 # works on a copy of the config in build/menuconfig/<config>/, so the
 # kernels' own .config files are never touched. Screens and TAP go to
 # build/results/menuconfig/.
@@ -11,7 +13,7 @@ set -euo pipefail
 out=$RESULTS/menuconfig
 mkdir -p "$out"
 rm -f "$out"/*.txt
-session=devkmem-menuconfig
+session=devkmem-menuconfig-${BASE//./_}	# one per queue: check-all.sh runs them side by side
 n=0
 
 screen() {
@@ -50,10 +52,10 @@ keys() {
 	sleep 0.5
 }
 
-start() {	# start CONFIG
+start() {	# start NAME [CONFIG-FILE]: menuconfig on build/NAME/.config or CONFIG-FILE
 	local dir=$BUILD/menuconfig/$1
 	mkdir -p "$dir"
-	cp "$BUILD/$1/.config" "$dir/.config"
+	cp "${2:-$BUILD/$1/.config}" "$dir/.config"
 	stop
 	tmux new-session -d -s "$session" -x 150 -y 50 \
 		"make -C '$TREE' O='$dir' ARCH=x86_64 menuconfig"
@@ -94,34 +96,49 @@ if start devkmem-on && search '^DEVMEM$' on-search; then
 		point FAIL "devkmem-on: help screen lacks the deprecation text (screen: on-help.txt)"
 	fi
 else
-	point FAIL "devkmem-on: menuconfig or its search did not come up (screens in build/results/menuconfig)"
+	point FAIL "devkmem-on: menuconfig or its search did not come up (screens in $BUILD_REL/results/menuconfig)"
 	point FAIL "devkmem-on: help screen not reached"
 fi
 
-# devkmem-off (STRICT_DEVMEM=y): the entry is hidden, and the search
-# says why.
-if start devkmem-off && search '^DEVKMEM$' off-search; then
-	if has off-search "!STRICT_DEVMEM [=y]"; then
-		point OK "devkmem-off: /DEVKMEM shows the dependency !STRICT_DEVMEM [=y]"
-	else
-		point FAIL "devkmem-off: /DEVKMEM does not show !STRICT_DEVMEM (screen: off-search.txt)"
-	fi
-	keys Escape Escape
-	if search '^DEVMEM$' off-search-devmem; then
-		keys 1
-		if wait_for "Character devices" off-chardev &&
-		   has off-chardev "/dev/mem virtual device support" &&
-		   ! has off-chardev "/dev/kmem virtual device support"; then
-			point OK "devkmem-off: Character devices shows /dev/mem but no /dev/kmem entry"
+# hidden NAME [CONFIG-FILE]: with STRICT_DEVMEM=y the entry is hidden,
+# and the search says why.
+hidden() {
+	local c=$1
+	if start "$@" && search '^DEVKMEM$' "$c-search"; then
+		if has "$c-search" "!STRICT_DEVMEM [=y]"; then
+			point OK "$c: /DEVKMEM shows the dependency !STRICT_DEVMEM [=y]"
 		else
-			point FAIL "devkmem-off: Character devices screen is wrong (screen: off-chardev.txt)"
+			point FAIL "$c: /DEVKMEM does not show !STRICT_DEVMEM (screen: $c-search.txt)"
+		fi
+		keys Escape Escape
+		if search '^DEVMEM$' "$c-search-devmem"; then
+			keys 1
+			if wait_for "Character devices" "$c-chardev" &&
+			   has "$c-chardev" "/dev/mem virtual device support" &&
+			   ! has "$c-chardev" "/dev/kmem virtual device support"; then
+				point OK "$c: Character devices shows /dev/mem but no /dev/kmem entry"
+			else
+				point FAIL "$c: Character devices screen is wrong (screen: $c-chardev.txt)"
+			fi
+		else
+			point FAIL "$c: search for DEVMEM failed"
 		fi
 	else
-		point FAIL "devkmem-off: search for DEVMEM failed"
+		point FAIL "$c: menuconfig or its search did not come up"
+		point FAIL "$c: Character devices not reached"
 	fi
-else
-	point FAIL "devkmem-off: menuconfig or its search did not come up"
-	point FAIL "devkmem-off: Character devices not reached"
+}
+
+# devkmem-off, and Debian's own config as shipped (scripts/debian-configs.sh
+# leaves it, after olddefconfig with the series, in build/results/).
+hidden devkmem-off
+if [ -f "$SERIES_DIR/debian-configs" ]; then
+	debian=$(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$SERIES_DIR/debian-configs" | head -1)
+	if [ -f "$RESULTS/debian-configs/$debian.config" ]; then
+		hidden "$debian" "$RESULTS/debian-configs/$debian.config"
+	else
+		point FAIL "$debian: no $BUILD_REL/results/debian-configs/$debian.config (scripts/debian-configs.sh did not run)"
+	fi
 fi
 stop
 echo "1..$n"

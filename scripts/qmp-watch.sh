@@ -8,6 +8,9 @@
 # inflates or deflates until it holds BYTES of the guest's RAM ("balloon"
 # takes the guest's new size: its RAM, from query-memory-size-summary,
 # less BYTES). Prints what it did; "qmp-watch: error ..." fails the boot.
+# After the first request it also prints the balloon's actual size each
+# time it has changed (query-balloon, polled every 5 s), so that a boot
+# that times out shows how far the guest got.
 set -euo pipefail
 
 qemu=$1
@@ -16,6 +19,8 @@ sock=$3
 qmp=$(dirname "$0")/qmp.py
 done_n=0
 ram=
+polls=0
+actual=
 while kill -0 "$qemu" 2>/dev/null; do
 	mapfile -t reqs < <(sed -n \
 		's/.*devkmem-qmp: balloon-take \([0-9][0-9]*\).*/\1/p' \
@@ -37,5 +42,12 @@ while kill -0 "$qemu" 2>/dev/null; do
 			echo "qmp-watch: error: balloon-take $take: $out"
 		fi
 	done
+	polls=$((polls + 1))
+	if [ "$done_n" -gt 0 ] && [ $((polls % 10)) -eq 0 ] &&
+	   now=$("$qmp" "$sock" query-balloon 2>/dev/null) &&
+	   [ "$now" != "$actual" ]; then
+		actual=$now
+		echo "qmp-watch: query-balloon: $now"
+	fi
 	sleep 0.5
 done

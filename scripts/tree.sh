@@ -1,13 +1,16 @@
 #!/bin/bash
-# Unpack Debian's linux-source-6.1 into build/linux as a git repository
-# (tag "base" = pristine tree) and apply series/ on top with git am, one
-# commit per patch, each with its reviewers' notes as a git note. Re-applies only when series/ changed; refuses to throw
-# away commits or edits made in build/linux that were not exported.
+# Unpack the queue's Debian kernel source (linux-source-6.1 for series/,
+# the package its base-version names for series-<base>/) into
+# build/linux (build/<base>/linux) as a git repository (tag "base" =
+# pristine tree) and apply the queue on top with git am, one commit per
+# patch, each with its reviewers' notes as a git note. Re-applies only
+# when the queue changed; refuses to throw away commits or edits made in
+# the tree that were not exported.
 set -euo pipefail
 . "$(dirname "$0")/common.sh"
 
-PKG=linux-source-6.1
-TARBALL=/usr/src/linux-source-6.1.tar.xz
+PKG=$(base_package)
+TARBALL=/usr/src/$PKG.tar.xz
 STAMP=$BUILD/linux.applied	# "<series hash> <HEAD after apply>"
 
 read -r _ want < <(sed -e '/^#/d' "$SERIES_DIR/base-version")
@@ -17,7 +20,7 @@ if [ "$have" != "$want" ]; then
 fi
 
 if [ ! -d "$TREE/.git" ]; then
-	echo "  UNPACK  $TARBALL -> build/linux"
+	echo "  UNPACK  $TARBALL -> $BUILD_REL/linux"
 	rm -rf "$TREE" "$STAMP"
 	mkdir -p "$TREE"
 	tar -C "$TREE" --strip-components=1 -xJf "$TARBALL"
@@ -41,19 +44,19 @@ fi
 if [ -f "$STAMP" ]; then
 	read -r old_hash old_head < "$STAMP"
 	if [ "$old_hash" = "$series_hash" ] && [ "$old_head" = "$head" ]; then
-		echo "  TREE    build/linux up to date with series/"
+		echo "  TREE    $BUILD_REL/linux up to date with $SERIES_REL/"
 		exit 0
 	fi
 	dirty=$(git -C "$TREE" status --porcelain --untracked-files=no)
 	if { [ "$old_head" != "$head" ] || [ -n "$dirty" ]; } &&
 	   [ "${FORCE:-0}" != 1 ]; then
-		die "build/linux has commits or edits not in series/;" \
+		die "$BUILD_REL/linux has commits or edits not in $SERIES_REL/;" \
 		    "run 'make export' to keep them or 'make tree FORCE=1'" \
 		    "to discard them"
 	fi
 fi
 
-echo "  APPLY   series/ -> build/linux"
+echo "  APPLY   $SERIES_REL/ -> $BUILD_REL/linux"
 git -C "$TREE" am --abort >/dev/null 2>&1 || true
 git -C "$TREE" reset -q --hard base
 n=0
@@ -62,7 +65,7 @@ while read -r p; do
 	     -c user.email=tooling@invalid am -q --committer-date-is-author-date \
 	     "$SERIES_DIR/$p"; then
 		git -C "$TREE" am --abort || true
-		die "patch series/$p does not apply to $PKG $have" \
+		die "patch $SERIES_REL/$p does not apply to $PKG $have" \
 		    "(series refreshed against $want)"
 	fi
 	# Reviewers' notes below "---" go back into the commit's git note,
@@ -78,4 +81,4 @@ while read -r p; do
 	n=$((n + 1))
 done < <(series_patches)
 echo "$series_hash $(git -C "$TREE" rev-parse HEAD)" > "$STAMP"
-echo "  TREE    base + $n patches"
+echo "  TREE    $BUILD_REL/linux: $PKG + $n patches"

@@ -20,15 +20,6 @@ n=0
 budget=${KMEM_TEXT_BUDGET:-4096}
 mapfile -t objs < "$in/objects"
 
-# sizes FILE: "text data bss" from size(1) (0 0 0 if there is no file)
-sizes() {
-	if [ -f "$1" ]; then
-		size "$1" | awk 'NR == 2 { print $1, $2, $3 }'
-	else
-		echo 0 0 0
-	fi
-}
-
 # objdelta LABEL: "text data bss" of the series' objects, patched minus
 # LABEL's (base or nokunit); NEW (optional) replaces the patched build.
 objdelta() {
@@ -51,7 +42,7 @@ bloat_total() {
 
 {
 echo "TAP version 13"
-for c in "${LINT_CONFIGS[@]}" "${LINT_ENDS_CONFIGS[@]}"; do
+for c in "${LINT_CONFIGS[@]}" $(lint_ends_configs); do
 	base=$in/base-$c.vmlinux
 	if [ ! -f "$base" ]; then
 		point FAIL "$c: no pristine build (lint-prefixes.sh did not make one)"

@@ -1,0 +1,54 @@
+#!/bin/bash
+# check-all.sh [BASE...]: "make check" for each queue (every queue when
+# none is named). One queue runs scripts/check.sh in the foreground.
+# Several run side by side, one scripts/check.sh each: the prefix walks,
+# the links and the TCG boots each keep one core busy, so two queues
+# share this machine's two cores better than one after the other. Each
+# line is prefixed with its base, and each queue's output is kept in its
+# results folder (build/results/check.log, build/6.12/results/check.log).
+# Ends with each queue's result line and what failed in it, then the sum
+# of the queues' "N passed, N failed, N skipped".
+set -euo pipefail
+. "$(dirname "$0")/common.sh"
+s=$(dirname "$0")
+
+bases=("$@")
+[ ${#bases[@]} -gt 0 ] || mapfile -t bases < <(bases)
+if [ ${#bases[@]} -eq 1 ]; then
+	BASE=${bases[0]} exec "$s/check.sh"
+fi
+
+t0=$SECONDS
+"$s/install-deps.sh"	# once: two apt-get runs would fight over the lock
+pids=()
+for b in "${bases[@]}"; do
+	log=$(base_build_dir "$b")/results/check.log
+	mkdir -p "$(dirname "$log")"
+	( set -o pipefail; BASE=$b "$s/check.sh" 2>&1 | tee "$log" | sed -u "s/^/[$b] /" ) &
+	pids+=($!)
+done
+st=0
+for p in "${pids[@]}"; do
+	wait "$p" || st=1
+done
+
+echo
+p=0 f=0 sk=0
+for b in "${bases[@]}"; do
+	log=$(base_build_dir "$b")/results/check.log
+	last=$(tail -1 "$log")
+	if [[ $last =~ ^([0-9]+)\ passed,\ ([0-9]+)\ failed,\ ([0-9]+)\ skipped$ ]]; then
+		echo "  queue $b: $last (${log#"$TOP"/})"
+		p=$((p + BASH_REMATCH[1])) f=$((f + BASH_REMATCH[2])) sk=$((sk + BASH_REMATCH[3]))
+		# What failed, again at the end, where a log's tail shows it.
+		[ "${BASH_REMATCH[2]}" -eq 0 ] ||
+			grep -E '^ *(# *)?not ok' "$log" | head -n 20 | sed 's/^/    /'
+	else
+		echo "  queue $b: no result line (${log#"$TOP"/}); counted as one failure"
+		f=$((f + 1)) st=1
+	fi
+done
+echo "  all queues, side by side: $((SECONDS - t0)) s (budget, issue 14: 2100 s cold, packages included)"
+echo "$p passed, $f failed, $sk skipped"
+[ "$f" -eq 0 ] || st=1
+exit $st

@@ -1,0 +1,220 @@
+#!/bin/bash
+# debian-configs.sh [--update-doc]
+# The series against Debian's own kernel configs, the ones the queue's
+# "debian-configs" file names (package linux-config-<base>), as TAP:
+#  - make debian's quilt patches, pushed with "quilt push -a" onto the
+#    pristine tree unpacked again from the linux-source tarball
+#    (build/debian/linux), give build/linux: quilt touched exactly the
+#    files the series changes, and each is build/linux's, mode included;
+#  - as shipped: after olddefconfig STRICT_DEVMEM is still y and DEVKMEM
+#    is offered nowhere (kconfig writes no line for a symbol it does not
+#    offer), and drivers/char/mem.o built with that config is the
+#    pristine tree's: text, data, bss and every symbol (nm). Only that
+#    object is built, before and after quilt push, in one O= folder per
+#    config (build/debian/configs/<config>/);
+#  - as a debug flavour: kconfig-fragments/debug-flavour.config merged
+#    with merge_config.sh, olddefconfig, scripts/diffconfig against the
+#    shipped config (after olddefconfig here: the compiler's symbols are
+#    this machine's); each symbol that changes beyond the fragment's own
+#    must have a reason in the Kconfig files (scripts/kconfig-why.py);
+#    mem.o with and without DEVKMEM gives the device's cost;
+#  - the table in docs/distributions.md between the "debian-configs"
+#    markers is the one this run generates (--update-doc writes it).
+# Writes build/results/debian-configs/ (table.md, each config's
+# .diffconfig) and build/debian/.
+set -euo pipefail
+. "$(dirname "$0")/common.sh"
+s=$(dirname "$0")
+
+list=$SERIES_DIR/debian-configs
+pkg=linux-config-$(base_package | sed "s/^linux-source-//")
+out=$RESULTS/debian-configs
+deb=$BUILD/debian
+src=$deb/linux
+fragment=$FRAGMENTS/debug-flavour.config
+doc=$TOP/docs/distributions.md
+n=0
+mapfile -t names < <(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$list")
+mkdir -p "$out"
+rm -f "$out"/*
+
+# dmake CONFIG ARGS...: make in the unpacked tree for build/debian/configs/CONFIG
+dmake() {
+	make -C "$src" O="$deb/configs/$1" ARCH=x86_64 "${KBUILD_STAMPS[@]}" "${@:2}"
+}
+
+# mem_o CONFIG LABEL: build drivers/char/mem.o alone, keep it as
+# $out/CONFIG.LABEL.o
+mem_o() {
+	dmake "$1" -s -j"$(nproc)" drivers/char/mem.o >> "$out/$1.log" 2>&1 &&
+		cp "$deb/configs/$1/drivers/char/mem.o" "$out/$1.$2.o"
+}
+
+# syms OBJECT: nm, sorted by name. An initcall's symbol carries the line
+# of its *_initcall() in the file (__initcall__kmod_mem__387_787_...):
+# the series moves chr_dev_init down mem.c, so that number is masked.
+syms() {
+	nm "$1" | sed -E 's/( __initcall__kmod_[A-Za-z0-9_]+__[0-9]+_)[0-9]+_/\1LINE_/' |
+		sort -k3
+}
+
+{
+echo "TAP version 13"
+"$s/debian-patches.sh" > /dev/null
+echo "  UNPACK  /usr/src/$(base_package).tar.xz -> $BUILD_REL/debian/linux"
+rm -rf "$src" "$deb/configs"
+mkdir -p "$src"
+tar -C "$src" --strip-components=1 -xJf "/usr/src/$(base_package).tar.xz"
+
+# The pristine tree, each config as shipped.
+for c in "${names[@]}"; do
+	mkdir -p "$deb/configs/$c"
+	xz -dc "/usr/src/$pkg/config.$c.xz" > "$out/$c.shipped"
+	cp "$out/$c.shipped" "$deb/configs/$c/.config"
+	dmake "$c" -s olddefconfig > "$out/$c.log" 2>&1
+	mem_o "$c" pristine || die "$c: mem.o does not build in the pristine tree ($BUILD_REL/results/debian-configs/$c.log)"
+done
+
+# make debian's patches onto it.
+if (cd "$src" && QUILT_PATCHES=$deb/patches QUILT_PC=.pc quilt push -a -q) \
+	> "$out/quilt.log" 2>&1; then
+	point OK "quilt push -a applies the $(grep -c . "$deb/patches/series") patches of $BUILD_REL/debian/patches/series"
+else
+	point FAIL "quilt push -a fails ($BUILD_REL/results/debian-configs/quilt.log): $(tail -1 "$out/quilt.log")"
+fi
+# quilt keeps, in .pc/<patch>/, the file as it was before each patch.
+touched=$(while read -r p; do
+	(cd "$src/.pc/$p" && find . -type f ! -name .timestamp | sed 's|^\./||')
+done < "$deb/patches/series" | sort -u)
+changed=$(git -C "$TREE" diff --name-only base HEAD | sort)
+differ=()
+while read -r f; do
+	mode=$(git -C "$TREE" ls-tree HEAD -- "$f" | awk '{ print $1 }')
+	if [ -z "$mode" ]; then
+		[ ! -e "$src/$f" ] || differ+=("$f")
+	elif ! git -C "$TREE" show "HEAD:$f" | cmp -s - "$src/$f" ||
+	     [ "$mode" != "$([ -x "$src/$f" ] && echo 100755 || echo 100644)" ]; then
+		differ+=("$f")
+	fi
+done <<<"$changed"
+if [ "$touched" = "$changed" ] && [ ${#differ[@]} -eq 0 ]; then
+	point OK "the quilt-patched tree is build/linux: $(wc -l <<<"$changed") files changed, each the same, mode included"
+else
+	point FAIL "the quilt-patched tree is not build/linux: $(comm -3 <(echo "$touched") <(echo "$changed") | xargs) ${differ[*]}"
+fi
+
+# As shipped, with the series.
+for c in "${names[@]}"; do
+	cp "$out/$c.shipped" "$deb/configs/$c/.config"
+	dmake "$c" -s olddefconfig >> "$out/$c.log" 2>&1
+	cp "$deb/configs/$c/.config" "$out/$c.config"
+	if grep -qx 'CONFIG_STRICT_DEVMEM=y' "$out/$c.config" &&
+	   ! grep -q 'CONFIG_DEVKMEM[ =]' "$out/$c.config"; then
+		point OK "$c as shipped: STRICT_DEVMEM=y, DEVKMEM not offered (no line for it in .config)"
+	else
+		point FAIL "$c as shipped: $(grep -E 'CONFIG_(STRICT_DEVMEM|DEVKMEM)[ =]' "$out/$c.config" | xargs)"
+	fi
+	if ! mem_o "$c" series; then
+		point FAIL "$c as shipped: mem.o does not build with the series ($BUILD_REL/results/debian-configs/$c.log)"
+	elif [ "$(sizes "$out/$c.series.o")" = "$(sizes "$out/$c.pristine.o")" ] &&
+	     cmp -s <(syms "$out/$c.series.o") <(syms "$out/$c.pristine.o"); then
+		point OK "$c as shipped: mem.o is the pristine tree's (text data bss $(sizes "$out/$c.series.o"), $(syms "$out/$c.series.o" | wc -l) symbols the same, the initcall's line number masked)"
+	else
+		point FAIL "$c as shipped: mem.o differs from the pristine tree's: $(sizes "$out/$c.series.o") against $(sizes "$out/$c.pristine.o")"
+	fi
+done
+
+# As a debug flavour.
+mapfile -t own < <(grep -oE '^(# )?CONFIG_[A-Z0-9_]+' "$fragment" | sed 's/.*CONFIG_//')
+rows=()
+for c in "${names[@]}"; do
+	"$src/scripts/kconfig/merge_config.sh" -m -O "$deb/configs/$c" \
+		"$deb/configs/$c/.config" "$fragment" >> "$out/$c.log" 2>&1
+	dmake "$c" -s olddefconfig >> "$out/$c.log" 2>&1
+	cp "$deb/configs/$c/.config" "$out/$c.debug.config"
+	"$src/scripts/diffconfig" "$out/$c.config" "$out/$c.debug.config" > "$out/$c.diffconfig"
+	mapfile -t all < <(awk '{ print $1 }' "$out/$c.diffconfig" | sed 's/^[-+]//')
+	mapfile -t beyond < <(printf '%s\n' "${all[@]}" | grep -vxF -f <(printf '%s\n' "${own[@]}") || true)
+	if grep -qx 'CONFIG_DEVKMEM=y' "$out/$c.debug.config"; then
+		point OK "$c + debug-flavour.config: DEVKMEM=y; ${#beyond[@]} more symbols change: ${beyond[*]}"
+	else
+		point FAIL "$c + debug-flavour.config: DEVKMEM is not y ($BUILD_REL/results/debian-configs/$c.diffconfig)"
+	fi
+	missing=()
+	while IFS=$'\t' read -r sym why; do
+		[ -n "$why" ] || missing+=("$sym")
+		line=$(grep -E "^[-+ ]$sym " "$out/$c.diffconfig")
+		case $line in
+		-*) was=${line#-"$sym" } now="not offered" ;;
+		+*) was="not offered" now=${line#+"$sym" } ;;
+		*)  was=$(sed 's/.* \(.*\) -> .*/\1/' <<<"$line") now=${line##*-> } ;;
+		esac
+		why=${why//|/\\|}	# a table cell
+		rows+=("$sym"$'\t'"$was"$'\t'"$now"$'\t'"\`${why%%: *}\`: \`${why#*: }\`"$'\t'"$c")
+	done < <([ ${#beyond[@]} -eq 0 ] ||
+		"$s/kconfig-why.py" "$src" x86 "${all[@]}" -- "${beyond[@]}")
+	if [ ${#missing[@]} -eq 0 ]; then
+		point OK "$c + debug-flavour.config: each of those changes has its Kconfig reason"
+	else
+		point FAIL "$c + debug-flavour.config: no Kconfig line explains ${missing[*]}"
+	fi
+	# The device's cost in mem.o: this config, with and without DEVKMEM.
+	if grep -qx 'CONFIG_DEVKMEM=y' "$deb/configs/$c/.config" && mem_o "$c" debug &&
+	   "$src/scripts/config" --file "$deb/configs/$c/.config" --disable DEVKMEM &&
+	   dmake "$c" -s olddefconfig >> "$out/$c.log" 2>&1 && mem_o "$c" nodevice; then
+		read -r t1 d1 b1 < <(sizes "$out/$c.debug.o")
+		read -r t0 d0 b0 < <(sizes "$out/$c.nodevice.o")
+		echo "$c|$((t1 - t0))|$((d1 - d0))|$((b1 - b0))" >> "$out/cost"
+		[ "$t1" -gt "$t0" ] || point FAIL "$c + debug-flavour.config: DEVKMEM=y adds no text to mem.o"
+		point OK "$c + debug-flavour.config: the device costs $((t1 - t0)) bytes of text, $((d1 - d0)) data, $((b1 - b0)) bss in mem.o"
+	else
+		point FAIL "$c + debug-flavour.config: no device cost: DEVKMEM is not y, or mem.o does not build ($BUILD_REL/results/debian-configs/$c.log)"
+	fi
+done
+
+# The table for docs/distributions.md: one row per change, with the
+# configs it happens in.
+{
+	echo "<!-- debian-configs: generated by scripts/debian-configs.sh from $pkg $(dpkg-query -W -f='${Version}' "$pkg"); do not edit -->"
+	echo
+	echo "| symbol | as shipped | with debug-flavour.config | why (Kconfig) | configs |"
+	echo "|---|---|---|---|---|"
+	printf '%s\n' "${rows[@]}" | awk -F'\t' -v n=${#names[@]} '
+		{ k = $1 "\t" $2 "\t" $3 "\t" $4; if (!(k in c)) o[++m] = k
+		  c[k] = (k in c) ? c[k] ", " $5 : $5; cnt[k]++ }
+		END { for (i = 1; i <= m; i++) { k = o[i]; split(k, f, "\t")
+			printf "| `%s` | %s | %s | %s | %s |\n", f[1], f[2], f[3], f[4],
+				cnt[k] == n ? "all " n : c[k] } }'
+	echo
+	echo "| config | DEVKMEM as shipped | mem.o as shipped | device in mem.o with debug-flavour.config (text, data, bss) |"
+	echo "|---|---|---|---|"
+	for c in "${names[@]}"; do
+		IFS='|' read -r _ t d b < <(grep "^$c|" "$out/cost" || echo "|?|?|?")
+		echo "| $c | not offered (STRICT_DEVMEM=y) | the pristine tree's | $t, $d, $b bytes |"
+	done
+	echo
+	echo "<!-- end of debian-configs -->"
+} > "$out/table.md"
+
+block() { sed -n '/^<!-- debian-configs: /,/^<!-- end of debian-configs -->$/p' "$1"; }
+if [ "${1:-}" = --update-doc ]; then
+	python3 - "$doc" "$out/table.md" <<'EOF'
+import re, sys
+doc, table = sys.argv[1], open(sys.argv[2]).read()
+s = open(doc).read()
+s, k = re.subn(r'<!-- debian-configs: .*?<!-- end of debian-configs -->\n',
+               lambda m: table, s, flags=re.S)
+if k != 1:
+    sys.exit(f'{doc}: no debian-configs block to replace')
+open(doc, 'w').write(s)
+EOF
+fi
+if diff -u <(block "$doc") "$out/table.md" > "$out/table.diff"; then
+	point OK "docs/distributions.md has the table these configs give"
+else
+	point FAIL "docs/distributions.md's table is not what these configs give ($BUILD_REL/results/debian-configs/table.diff; scripts/debian-configs.sh --update-doc writes it)"
+	sed 's/^/# /' "$out/table.diff"
+fi
+echo "1..$n"
+} | tee "$out/tap.txt"
+tap_summary "$out/tap.txt" > "$out/summary"
