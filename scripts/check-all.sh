@@ -18,11 +18,14 @@ if [ ${#bases[@]} -eq 1 ]; then
 	BASE=${bases[0]} exec "$s/check.sh"
 fi
 
+# Each queue's output, kept in its results folder.
+check_log() { echo "$(base_build_dir "$1")/results/check.log"; }
+
 t0=$SECONDS
 "$s/install-deps.sh"	# once: two apt-get runs would fight over the lock
 pids=()
 for b in "${bases[@]}"; do
-	log=$(base_build_dir "$b")/results/check.log
+	log=$(check_log "$b")
 	mkdir -p "$(dirname "$log")"
 	( set -o pipefail; BASE=$b "$s/check.sh" 2>&1 | tee "$log" | sed -u "s/^/[$b] /" ) &
 	pids+=($!)
@@ -35,7 +38,7 @@ done
 echo
 p=0 f=0 sk=0
 for b in "${bases[@]}"; do
-	log=$(base_build_dir "$b")/results/check.log
+	log=$(check_log "$b")
 	last=$(tail -1 "$log")
 	if [[ $last =~ ^([0-9]+)\ passed,\ ([0-9]+)\ failed,\ ([0-9]+)\ skipped$ ]]; then
 		echo "  queue $b: $last (${log#"$TOP"/})"

@@ -37,10 +37,18 @@ bases() {
 	return 0
 }
 
-# base_package: the Debian source package this queue applies to, from
-# the first field of its base-version ("linux-source-6.1 6.1.192-3").
+# base_package [BASE]: the Debian source package a queue (this one by
+# default) applies to, from the first field of its base-version
+# ("linux-source-6.1 6.1.192-3").
 base_package() {
-	sed -e '/^#/d' "$SERIES_DIR/base-version" | awk 'NR == 1 { print $1 }'
+	sed -e '/^#/d' "$(base_series_dir "${1:-$BASE}")/base-version" |
+		awk 'NR == 1 { print $1 }'
+}
+
+# config_package [BASE]: the package of Debian's own kernel configs for
+# that base (linux-config-6.1), for a queue with a "debian-configs" file.
+config_package() {
+	base_package "$@" | sed 's/^linux-source-/linux-config-/'
 }
 
 # seeds_dir: the seeds (../shared/seeds: the 2005 mails, tmap.c among

@@ -27,7 +27,7 @@ set -euo pipefail
 s=$(dirname "$0")
 
 list=$SERIES_DIR/debian-configs
-pkg=linux-config-$(base_package | sed "s/^linux-source-//")
+pkg=$(config_package)
 out=$RESULTS/debian-configs
 deb=$BUILD/debian
 src=$deb/linux

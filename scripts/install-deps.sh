@@ -15,18 +15,15 @@ packages=(
 	quilt							# make debian, its check
 )
 
-# Each queue's kernel source: the package its base-version names
-# (linux-source-6.1 for series/, linux-source-6.12 for series-6.12/).
-top=$(cd "$(dirname "$0")/.." && pwd)
-for f in "$top"/series/base-version "$top"/series-*/base-version; do
-	packages+=("$(sed -e '/^#/d' "$f" | awk 'NR == 1 { print $1 }')")
-done
-# Debian's own kernel configs, for a queue that names them
-# (series/debian-configs: linux-config-6.1).
-for f in "$top"/series/debian-configs "$top"/series-*/debian-configs; do
-	[ ! -f "$f" ] || packages+=("linux-config-$(sed -n 's/.*linux-source-//p' \
-		"$(dirname "$f")/base-version" | awk 'NR == 1 { print $1 }')")
-done
+# Each queue's kernel source, the package its base-version names
+# (linux-source-6.1 for series/), and Debian's own kernel configs for a
+# queue that names them in a "debian-configs" file (linux-config-6.1).
+. "$(dirname "$0")/common.sh"
+while read -r b; do
+	packages+=("$(base_package "$b")")
+	[ ! -f "$(base_series_dir "$b")/debian-configs" ] ||
+		packages+=("$(config_package "$b")")
+done < <(bases)
 
 # The i386 config's initramfs is made of Debian's i386 packages
 # (scripts/initramfs-cpio.sh downloads them): apt must know that
