@@ -1,8 +1,7 @@
 #!/bin/bash
 # build-kernel.sh CONFIG
 # Make build/CONFIG/.config from tinyconfig plus the fragments listed for
-# CONFIG in kconfig-fragments/configs, check it, and build bzImage there
-# (a new build/CONFIG starts from an earlier config's objects, below).
+# CONFIG in kconfig-fragments/configs, check it, and build bzImage there.
 # The .config is only replaced when its contents change, so an unchanged
 # config never triggers a rebuild.
 set -euo pipefail
@@ -13,26 +12,6 @@ mapfile -t paths < <("$(dirname "$0")/configs.sh" fragments "$name")
 [ ${#paths[@]} -gt 0 ] || exit 1
 
 O=$BUILD/$name
-
-# A config not built yet starts from the objects of the first config
-# listed before it for the same arch (devkmem-off from devkmem-on): kbuild
-# records which CONFIG_ symbols each object depends on (fixdep,
-# include/config/) and its command line, so after olddefconfig only what
-# the differing symbols touch is compiled again, as when a developer
-# changes one option. A config whose flags differ (KASAN in devkmem-debug)
-# rebuilds everything, as from nothing.
-if [ ! -e "$O" ]; then
-	arch=$("$(dirname "$0")/configs.sh" arch "$name")
-	while read -r c; do
-		[ "$c" != "$name" ] || break
-		if [ "$("$(dirname "$0")/configs.sh" arch "$c")" = "$arch" ] &&
-		   [ -f "$BUILD/$c/vmlinux" ]; then
-			echo "  SEED    $name from the objects of $BUILD_REL/$c"
-			cp -a "$BUILD/$c" "$O"
-			break
-		fi
-	done < <("$(dirname "$0")/configs.sh" names)
-fi
 mkdir -p "$O"
 
 # Regenerate .config in place; if nothing changed, put the previous file
