@@ -82,6 +82,13 @@ series_patches() {
 	sed -e 's/#.*//' -e 's/[[:space:]]*$//' -e '/^$/d' "$SERIES_DIR/series"
 }
 
+# debian_configs: the Debian configs this queue's "debian-configs" file
+# names (amd64_none_amd64, ...), none when it has no such file.
+debian_configs() {
+	[ ! -f "$SERIES_DIR/debian-configs" ] ||
+		sed -e 's/#.*//' -e 's/[[:space:]]*$//' -e '/^$/d' "$SERIES_DIR/debian-configs"
+}
+
 # The configs a reviewer's checks cover (make lint bisects and compares
 # them); devkmem-debug is devkmem-on with the kernel's checkers on top.
 LINT_CONFIGS=(devkmem-on devkmem-off)

@@ -26,7 +26,6 @@ set -euo pipefail
 . "$(dirname "$0")/common.sh"
 s=$(dirname "$0")
 
-list=$SERIES_DIR/debian-configs
 pkg=$(config_package)
 out=$RESULTS/debian-configs
 deb=$BUILD/debian
@@ -34,7 +33,7 @@ src=$deb/linux
 fragment=$FRAGMENTS/debug-flavour.config
 doc=$TOP/docs/distributions.md
 n=0
-mapfile -t names < <(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$list")
+mapfile -t names < <(debian_configs)
 mkdir -p "$out"
 rm -f "$out"/*
 

@@ -23,10 +23,10 @@ mkdir -p "$out/$sub"
 
 while read -r p; do
 	f=$SERIES_DIR/$p
-	subject=$(sed -n 's/^Subject: \(\[PATCH[^]]*\] \)\{0,1\}//p' "$f" | head -1)
+	subject=$(sed -n '/^Subject: /{s/^Subject: \(\[PATCH[^]]*\] \)\{0,1\}//;p;q}' "$f")
 	author=$(awk '/^From: / { sub(/^From: /, ""); a = $0; getline
 		if ($0 ~ /^ /) a = a $0; print a; exit }' "$f")
-	date=$(date -u -d "$(sed -n 's/^Date: //p' "$f" | head -1)" +%F)
+	date=$(date -u -d "$(sed -n '/^Date: /{s///;p;q}' "$f")" +%F)
 	{
 		echo "Description: $subject"
 		# The commit message: from the blank line after the headers to

@@ -60,7 +60,11 @@ for p in "${patches[@]}"; do
 		rc=1
 	fi
 	check $rc "patch $i $p: a Link: or Closes: for its Reported-by: (if any)"
-	rc=0; sed -n '/^---$/,/^diff --git /p' "$SERIES_DIR/$p" | grep -q '^Notes:$' || rc=1
+	# awk, not sed | grep -q: grep -q leaves at the first match, and under
+	# pipefail the writer's SIGPIPE then failed a patch with notes.
+	rc=0; awk '/^---$/ { below = 1 } below && /^diff --git / { exit }
+		below && /^Notes:$/ { found = 1; exit } END { exit !found }' \
+		"$SERIES_DIR/$p" || rc=1
 	check $rc "patch $i $p: reviewers' notes below ---"
 done
 

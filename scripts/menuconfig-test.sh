@@ -25,7 +25,7 @@ screen() {
 wait_for() {
 	local i
 	for i in $(seq 1 120); do
-		if screen | grep -qF -- "$1"; then
+		if grep -qF -- "$1" <<<"$(screen)"; then
 			screen > "$out/$2.txt"
 			return 0
 		fi
@@ -132,8 +132,8 @@ hidden() {
 # devkmem-off, and Debian's own config as shipped (scripts/debian-configs.sh
 # leaves it, after olddefconfig with the series, in build/results/).
 hidden devkmem-off
-if [ -f "$SERIES_DIR/debian-configs" ]; then
-	debian=$(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$SERIES_DIR/debian-configs" | head -1)
+debian=$(debian_configs | head -1)
+if [ -n "$debian" ]; then
 	if [ -f "$RESULTS/debian-configs/$debian.config" ]; then
 		hidden "$debian" "$RESULTS/debian-configs/$debian.config"
 	else
