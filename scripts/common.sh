@@ -76,17 +76,22 @@ warn() {
 	echo "warning: $*" >&2
 }
 
+# entries FILE: a list file's entries, without comments and blank lines.
+entries() {
+	sed -e 's/#.*//' -e 's/[[:space:]]*$//' -e '/^$/d' "$1"
+}
+
 # Patch file names from series/series, in order (comments and blank
 # lines skipped).
 series_patches() {
-	sed -e 's/#.*//' -e 's/[[:space:]]*$//' -e '/^$/d' "$SERIES_DIR/series"
+	entries "$SERIES_DIR/series"
 }
 
 # debian_configs: the Debian configs this queue's "debian-configs" file
 # names (amd64_none_amd64, ...), none when it has no such file.
 debian_configs() {
 	[ ! -f "$SERIES_DIR/debian-configs" ] ||
-		sed -e 's/#.*//' -e 's/[[:space:]]*$//' -e '/^$/d' "$SERIES_DIR/debian-configs"
+		entries "$SERIES_DIR/debian-configs"
 }
 
 # The configs a reviewer's checks cover (make lint bisects and compares
