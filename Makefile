@@ -33,8 +33,8 @@ kernels: tree
 boot:
 	@st=0; for b in $(BASES); do BASE=$$b scripts/boot-all.sh || st=1; done; exit $$st
 
-## lint: checkpatch, mail form, every prefix built, zero cost when off, queues in step
-lint: kernels
+## lint: checkpatch, mail form, every prefix built (from the base up), zero cost when off, queues in step
+lint: tree
 	@st=0; for b in $(BASES); do BASE=$$b scripts/lint.sh || st=1; done; exit $$st
 
 ## debian: each queue as quilt patches with DEP-3 headers -> build/debian/patches/ (Debian's layout)

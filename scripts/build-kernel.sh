@@ -1,12 +1,18 @@
 #!/bin/bash
-# build-kernel.sh CONFIG
+# build-kernel.sh [--config] CONFIG
 # Make build/CONFIG/.config from tinyconfig plus the fragments listed for
-# CONFIG in kconfig-fragments/configs, check it, and build bzImage there.
+# CONFIG in kconfig-fragments/configs, check it, and build bzImage there
+# (--config: stop after the .config; make lint's prefix walk builds it).
 # The .config is only replaced when its contents change, so an unchanged
 # config never triggers a rebuild.
 set -euo pipefail
 . "$(dirname "$0")/common.sh"
 
+only_config=0
+if [ "$1" = --config ]; then
+	only_config=1
+	shift
+fi
 name=$1
 mapfile -t paths < <("$(dirname "$0")/configs.sh" fragments "$name")
 [ ${#paths[@]} -gt 0 ] || exit 1
@@ -31,6 +37,8 @@ if [ -f "$prev" ] && cmp -s "$prev" "$O/.config"; then
 else
 	rm -f "$prev"
 fi
+
+[ $only_config = 0 ] || exit 0
 
 echo "  BUILD   $name"
 kmake "$name" -s -j"$(nproc)" bzImage

@@ -1,7 +1,8 @@
 #!/bin/bash
 # What "make check" runs for the queue BASE selects (scripts/check-all.sh
-# runs it for each queue): everything "make" does, make lint, then the
-# boot tests of every config, then the budgets. Prints the wall time of each stage and
+# runs it for each queue): make lint, everything "make" does, the boot
+# tests of every config beside the checks of Debian's configs, then the
+# budgets. Prints the wall time of each stage and
 # ends with "N passed, N failed, N skipped" (non-zero exit on a failure).
 # BUDGET=0 skips the rebuild-after-touching-mem.c measurement.
 set -euo pipefail
@@ -24,20 +25,16 @@ mapfile -t configs < <("$s/configs.sh" names)
 stage packages "$s/install-deps.sh"
 stage tree "$s/tree.sh"
 stage docs run_check docs "$s/doc-check.sh" || true
+
+# make lint first: its prefix walk builds devkmem-on, devkmem-off and
+# devkmem-i386-off from the base up, so the builds below find those at
+# the series and only build the other configs. A failing check is
+# counted from its summary (summary.sh, at the end); it must not stop
+# the boots.
+stage lint "$s/lint.sh" || true
 for c in "${configs[@]}"; do
 	stage "build:$c" "$s/build-kernel.sh" "$c"
 done
-
-# A failing check is counted from its summary (summary.sh, at the end);
-# it must not stop the boots.
-stage lint "$s/lint.sh" || true
-# Debian's own configs, where the queue names them (series/debian-configs)
-debian=()
-if [ -f "$SERIES_DIR/debian-configs" ]; then
-	debian=(debian-configs)
-	stage debian-configs run_check debian-configs "$s/debian-configs.sh" || true
-fi
-stage menuconfig run_check menuconfig "$s/menuconfig-test.sh" || true
 
 # Budget: the edit-build-test loop after touching drivers/char/mem.c.
 if [ "${BUDGET:-1}" != 0 ]; then
@@ -48,14 +45,33 @@ if [ "${BUDGET:-1}" != 0 ]; then
 fi
 
 status=0
-results=()
 for c in "${configs[@]}"; do
 	stage "initramfs:$c" "$s/initramfs.sh" "$c" || status=1
 done
-while read -r c set result; do
-	results+=("$result")
-	stage "boot:$result" "$s/boot-test.sh" "$c" "$set" || status=1
-done < <("$s/configs.sh" boots)
+mapfile -t boots < <("$s/configs.sh" boots)
+results=()
+for b in "${boots[@]}"; do
+	results+=("${b##* }")
+done
+# The boots (TCG: a core or two each, for minutes) run beside the checks
+# of Debian's configs and menuconfig, which use neither build/<config>
+# nor the initramfs. Their output follows, once they are all done.
+boot_log=$RESULTS/boots.log
+for b in "${boots[@]}"; do
+	read -r c set result <<<"$b"
+	stage "boot:$result" "$s/boot-test.sh" "$c" "$set" || echo "boot $result failed"
+done > "$boot_log" 2>&1 &
+boots_pid=$!
+# Debian's own configs, where the queue names them (series/debian-configs)
+debian=()
+if [ -f "$SERIES_DIR/debian-configs" ]; then
+	debian=(debian-configs)
+	stage debian-configs run_check debian-configs "$s/debian-configs.sh" || true
+fi
+stage menuconfig run_check menuconfig "$s/menuconfig-test.sh" || true
+wait "$boots_pid" || status=1
+cat "$boot_log"
+! grep -q '^boot .* failed$' "$boot_log" || status=1
 total=$((SECONDS - start))
 
 echo

@@ -5,11 +5,16 @@
 # (LINT_CONFIGS) incrementally, each in its own build/<config>: each
 # prefix must apply and build, adding no compiler, kconfig or objtool
 # warning that the pristine build does not give. LINT_ENDS_CONFIGS
-# (devkmem-i386-off) are built at the base and the full series only. At the base and at the
-# full series, also run sparse (C=2) and W=1 on the C files of the
-# series. Keeps the pristine vmlinux and objects (and, for configs with
-# the device, those built without its KUnit suite) for zero-cost.sh.
-# Leaves build/linux and build/<config> at the series.
+# (devkmem-i386-off) are built at the base and the full series only. At
+# the base and at the full series, also run sparse (C=2) and W=1 on the C
+# files of the series. Keeps the pristine vmlinux and objects (and, for
+# configs with the device, those built without its KUnit suite) for
+# zero-cost.sh. The prefixes build vmlinux, the series bzImage.
+# Needs only build/linux: each config's .config is made first
+# (build-kernel.sh --config) and an empty build/<config> is built from
+# the base up, so make check builds these configs here, once, rather than
+# at the series and then again at the base. Leaves build/linux and
+# build/<config> at the series, bzImage built.
 # Writes build/results/lint-prefixes/.
 set -euo pipefail
 . "$(dirname "$0")/common.sh"
@@ -27,14 +32,22 @@ t0=$SECONDS
 "$s/tree.sh" >/dev/null
 [ -z "$(git -C "$TREE" status --porcelain --untracked-files=no)" ] ||
 	die "build/linux has uncommitted changes"
+for c in "${all[@]}"; do
+	"$s/build-kernel.sh" --config "$c" > /dev/null
+done
 
 # Nothing the walk depends on changed since a walk that passed (the
-# series' commits, the configs, this script, the compiler): keep its
-# results instead of rebuilding five trees twice. LINT_FRESH=1 walks anyway.
+# series' commits, the configs, this script, the compiler) and its
+# kernels are still there: keep its results instead of rebuilding each
+# config at every prefix. LINT_FRESH=1 walks anyway.
+built=1
+for c in "${all[@]}"; do
+	[ -f "$BUILD/$c/arch/x86/boot/bzImage" ] || built=0
+done
 key=$( { git -C "$TREE" rev-parse HEAD; cat "$0" "$s/common.sh"
 	for c in "${all[@]}"; do cat "$BUILD/$c/.config"; done
 	gcc --version | head -1; } | sha256sum | cut -c1-16)
-if [ "${LINT_FRESH:-0}" != 1 ] && [ -f "$out/key" ] &&
+if [ "${LINT_FRESH:-0}" != 1 ] && [ $built = 1 ] && [ -f "$out/key" ] &&
    [ "$(cat "$out/key")" = "$key" ] &&
    [ -s "$out/tap.txt" ] && ! grep -q '^not ok' "$out/tap.txt"; then
 	sed '$d' "$out/tap.txt"
@@ -48,15 +61,19 @@ mkdir -p "$out"
 branch=$(git -C "$TREE" symbolic-ref --short HEAD)
 head=$(git -C "$TREE" rev-parse HEAD)
 for c in "${all[@]}"; do
-	[ -f "$BUILD/$c/vmlinux" ] || die "no build/$c/vmlinux; run 'make kernels'"
 	cp -p "$BUILD/$c/.config" "$out/$c.config"
 done
-# The series' C files that kbuild compiles (mem_kunit.c is #included).
+# The series' C files that kbuild compiles (mem_kunit.c is #included):
+# those of them the first config has built at the base (objects()).
+mapfile -t sources < <(git -C "$TREE" diff --name-only base HEAD -- '*.c')
 objs=()
-while read -r f; do
-	[ -f "$BUILD/${configs[0]}/${f%.c}.o" ] && objs+=("${f%.c}.o")
-done < <(git -C "$TREE" diff --name-only base HEAD -- '*.c')
-printf '%s\n' "${objs[@]}" > "$out/objects"
+objects() {
+	local f
+	for f in "${sources[@]}"; do
+		[ ! -f "$BUILD/${configs[0]}/${f%.c}.o" ] || objs+=("${f%.c}.o")
+	done
+	printf '%s\n' "${objs[@]}" > "$out/objects"
+}
 
 restore() {
 	git -C "$TREE" am --abort >/dev/null 2>&1 || true
@@ -83,9 +100,12 @@ prepare() {
 	kmake "$c" -s olddefconfig > "$out/$1-$c.log" 2>&1
 }
 
-# build LABEL CONFIG [CONFIG-EDIT...]
+# build LABEL CONFIG [CONFIG-EDIT...]: vmlinux, and bzImage at the series
+# (what the boots need; the rest of bzImage does not change with a patch).
 build() {
-	prepare "$@" && kmake "$2" -s -j"$(nproc)" bzImage >> "$out/$1-$2.log" 2>&1
+	local target=vmlinux
+	[ "$1" != "$total" ] || target=bzImage
+	prepare "$@" && kmake "$2" -s -j"$(nproc)" $target >> "$out/$1-$2.log" 2>&1
 }
 
 # sparse LABEL CONFIG: C=2 W=1 on the series' objects that CONFIG builds
@@ -118,7 +138,11 @@ check_step() {
 	fi
 	for c in "${cs[@]}"; do
 		local t=$SECONDS rc=0
-		if [ "$label" = base ] || [ "$label" = "$total" ]; then
+		# sparse leaves its W=1 objects behind: at the series it runs
+		# before the build, which puts back the objects the boots and
+		# zero-cost.sh use; at the base after it (and after keep), as
+		# the folder may have had no objects to pick from before.
+		if [ "$label" = "$total" ]; then
 			sparse "$label" "$c" ||
 				warn "sparse/W=1 failed at $label for $c"
 		fi
@@ -131,7 +155,11 @@ check_step() {
 		fi
 		warnings "$out/$label-$c.log" > "$out/$label-$c.warnings"
 		if [ "$label" = base ]; then
+			[ ${#objs[@]} -gt 0 ] || objects
 			keep base "$c"
+			t=$SECONDS
+			sparse base "$c" || warn "sparse/W=1 failed at base for $c"
+			[[ " ${ends[*]} " != *" $c "* ]] || ends_time=$((ends_time + SECONDS - t))
 			point OK "$what builds $c (pristine; $(wc -l < "$out/base-$c.warnings") warnings)"
 			continue
 		fi
