@@ -138,6 +138,15 @@ kmake() {
 	make -C "$TREE" O="$BUILD/$name" ARCH="$arch" "${KBUILD_STAMPS[@]}" "$@"
 }
 
+# linked CONFIG OBJECT: build/CONFIG's last build put OBJECT (a path
+# under the O= folder, e.g. fs/proc/kcore.o) in its directory's thin
+# built-in.a, i.e. the kernel links it; an object a config no longer
+# builds can still lie in a reused folder.
+linked() {
+	# ar t names a thin archive's members relative to where it runs
+	grep -qxF "$2" < <(cd "$BUILD/$1" 2>/dev/null && ar t "$(dirname "$2")/built-in.a" 2>/dev/null)
+}
+
 # sizes OBJECT: "text data bss" from size(1) (0 0 0 if there is no file)
 sizes() {
 	if [ -f "$1" ]; then

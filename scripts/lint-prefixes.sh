@@ -64,13 +64,13 @@ for c in "${all[@]}"; do
 	cp -p "$BUILD/$c/.config" "$out/$c.config"
 done
 # The series' C files that kbuild compiles (mem_kunit.c is #included):
-# those of them the first config has built at the base (objects()).
+# those of them the first config links at the base (objects()).
 mapfile -t sources < <(git -C "$TREE" diff --name-only base HEAD -- '*.c')
 objs=()
 objects() {
 	local f
 	for f in "${sources[@]}"; do
-		[ ! -f "$BUILD/${configs[0]}/${f%.c}.o" ] || objs+=("${f%.c}.o")
+		! linked "${configs[0]}" "${f%.c}.o" || objs+=("${f%.c}.o")
 	done
 	printf '%s\n' "${objs[@]}" > "$out/objects"
 }
@@ -114,7 +114,7 @@ build() {
 sparse() {
 	local o mine=()
 	for o in "${objs[@]}"; do
-		[ ! -f "$BUILD/$2/$o" ] || mine+=("$o")
+		! linked "$2" "$o" || mine+=("$o")
 	done
 	prepare "$1" "$2" &&
 		kmake "$2" C=2 W=1 "${mine[@]}" > "$out/$1-$2.sparse" 2>&1
@@ -126,7 +126,7 @@ keep() {
 	local o
 	cp "$BUILD/$2/vmlinux" "$out/$1-$2.vmlinux"
 	for o in "${objs[@]}"; do
-		[ ! -f "$BUILD/$2/$o" ] || cp "$BUILD/$2/$o" "$out/$1-$2.${o//\//-}"
+		! linked "$2" "$o" || cp "$BUILD/$2/$o" "$out/$1-$2.${o//\//-}"
 	done
 }
 

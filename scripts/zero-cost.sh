@@ -28,8 +28,10 @@ objdelta() {
 		read -r t0 d0 b0 < <(sizes "$in/$old-$c.${o//\//-}")
 		if [ -n "$new" ]; then
 			read -r t1 d1 b1 < <(sizes "$in/$new-$c.${o//\//-}")
-		else
+		elif linked "$c" "$o"; then
 			read -r t1 d1 b1 < <(sizes "$BUILD/$c/$o")
+		else
+			t1=0 d1=0 b1=0
 		fi
 		t=$((t + t1 - t0)) d=$((d + d1 - d0)) b=$((b + b1 - b0))
 	done
