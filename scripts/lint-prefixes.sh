@@ -91,13 +91,16 @@ warnings() {
 		       -e 's/:[0-9]+(:[0-9]+)?:/:/' | sort || true
 }
 
-# prepare LABEL CONFIG [CONFIG-EDIT...]: the series' .config, edited,
-# through olddefconfig (which drops what this prefix does not have yet).
+# prepare LABEL CONFIG [CONFIG-EDIT...]: the series' .config, edited.
+# The build's own syncconfig (kbuild runs it when .config is newer than
+# include/config/auto.conf) drops what this prefix does not have yet, as
+# olddefconfig would, without a make run of its own; its kconfig
+# warnings go to the build's log.
 prepare() {
 	local c=$2
 	cp "$out/$c.config" "$BUILD/$c/.config"
 	[ $# -eq 2 ] || "$TREE/scripts/config" --file "$BUILD/$c/.config" "${@:3}"
-	kmake "$c" -s olddefconfig > "$out/$1-$c.log" 2>&1
+	: > "$out/$1-$c.log"
 }
 
 # build LABEL CONFIG [CONFIG-EDIT...]: vmlinux, and bzImage at the series
