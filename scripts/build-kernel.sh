@@ -4,9 +4,12 @@
 # CONFIG in kconfig-fragments/configs, check it, and build bzImage there
 # (--config: stop after the .config; make lint's prefix walk builds it).
 # The .config is only replaced when its contents change, so an unchanged
-# config never triggers a rebuild.
+# config never triggers a rebuild; and it is not made again while what
+# it is made from is unchanged (.config.key: a hash of those inputs and
+# of the .config itself, so a .config changed since is made again).
 set -euo pipefail
 . "$(dirname "$0")/common.sh"
+s=$(dirname "$0")
 
 only_config=0
 if [ "$1" = --config ]; then
@@ -14,30 +17,52 @@ if [ "$1" = --config ]; then
 	shift
 fi
 name=$1
-mapfile -t paths < <("$(dirname "$0")/configs.sh" fragments "$name")
+mapfile -t paths < <("$s/configs.sh" fragments "$name")
 [ ${#paths[@]} -gt 0 ] || exit 1
 
 O=$BUILD/$name
 mkdir -p "$O"
 
-# Regenerate .config in place; if nothing changed, put the previous file
-# (and its timestamp) back so that kbuild sees no change at all.
-prev=$O/.config.prev
-rm -f "$prev"
-[ -f "$O/.config" ] && cp -p "$O/.config" "$prev"
-kmake "$name" -s tinyconfig >"$O/tinyconfig.log" 2>&1
-"$TREE/scripts/kconfig/merge_config.sh" -m -O "$O" "$O/.config" "${paths[@]}" \
-	>"$O/merge_config.log"
-kmake "$name" -s olddefconfig
-if ! "$(dirname "$0")/config-check.sh" "$O/.config" "${paths[@]}"; then
-	die "$name: .config does not match kconfig-fragments (see above)"
-fi
-if [ -f "$prev" ] && cmp -s "$prev" "$O/.config"; then
-	mv "$prev" "$O/.config"
-else
-	rm -f "$prev"
-fi
+# inputs: what the .config is made from: the fragments, the tree's
+# Kconfig files (its commit and any change not committed), the arch, the
+# tools kconfig asks for their versions, and the scripts that make it.
+inputs() {
+	{ printf '%s\n' "${paths[@]}"; cat "${paths[@]}"
+	  git -C "$TREE" rev-parse HEAD
+	  git -C "$TREE" diff HEAD -- ':(glob)**/Kconfig*'
+	  "$s/configs.sh" arch "$name"
+	  gcc --version; ld --version
+	  cat "$0" "$s/config-check.sh"; } | sha256sum | cut -c1-16
+}
+config_key() {
+	echo "$(inputs) $(sha256sum < "$O/.config" | cut -c1-16)"
+}
 
+# make_config: regenerate .config in place; if nothing changed, put the
+# previous file (and its timestamp) back so that kbuild sees no change.
+make_config() {
+	local prev=$O/.config.prev
+	rm -f "$prev"
+	[ ! -f "$O/.config" ] || cp -p "$O/.config" "$prev"
+	kmake "$name" -s tinyconfig >"$O/tinyconfig.log" 2>&1
+	"$TREE/scripts/kconfig/merge_config.sh" -m -O "$O" "$O/.config" "${paths[@]}" \
+		>"$O/merge_config.log"
+	kmake "$name" -s olddefconfig
+	if ! "$s/config-check.sh" "$O/.config" "${paths[@]}"; then
+		die "$name: .config does not match kconfig-fragments (see above)"
+	fi
+	if [ -f "$prev" ] && cmp -s "$prev" "$O/.config"; then
+		mv "$prev" "$O/.config"
+	else
+		rm -f "$prev"
+	fi
+	config_key > "$O/.config.key"
+}
+
+if [ ! -f "$O/.config" ] || [ ! -f "$O/.config.key" ] ||
+   [ "$(cat "$O/.config.key")" != "$(config_key)" ]; then
+	make_config
+fi
 [ $only_config = 0 ] || exit 0
 
 echo "  BUILD   $name"
