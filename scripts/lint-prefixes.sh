@@ -9,7 +9,8 @@
 # the base and at the full series, also run sparse (C=2) and W=1 on the C
 # files of the series. Keeps the pristine vmlinux and objects (and, for
 # configs with the device, those built without its KUnit suite) for
-# zero-cost.sh. The prefixes build vmlinux, the series bzImage.
+# zero-cost.sh. The prefixes in between build vmlinux, the base and the
+# series bzImage.
 # Needs only build/linux: each config's .config is made first
 # (build-kernel.sh --config) and an empty build/<config> is built from
 # the base up, so make check builds these configs here, once, rather than
@@ -91,24 +92,23 @@ warnings() {
 		       -e 's/:[0-9]+(:[0-9]+)?:/:/' | sort || true
 }
 
-# prepare LABEL CONFIG [CONFIG-EDIT...]: the series' .config, edited.
-# The build's own syncconfig (kbuild runs it when .config is newer than
+# prepare CONFIG [CONFIG-EDIT...]: the series' .config, edited. The
+# build's own syncconfig (kbuild runs it when .config is newer than
 # include/config/auto.conf) drops what this prefix does not have yet, as
 # olddefconfig would, without a make run of its own; its kconfig
 # warnings go to the build's log.
 prepare() {
-	local c=$2
-	cp "$out/$c.config" "$BUILD/$c/.config"
-	[ $# -eq 2 ] || "$TREE/scripts/config" --file "$BUILD/$c/.config" "${@:3}"
-	: > "$out/$1-$c.log"
+	cp "$out/$1.config" "$BUILD/$1/.config"
+	[ $# -eq 1 ] || "$TREE/scripts/config" --file "$BUILD/$1/.config" "${@:2}"
 }
 
-# build LABEL CONFIG [CONFIG-EDIT...]: vmlinux, and bzImage at the series
-# (what the boots need; the rest of bzImage does not change with a patch).
+# build LABEL CONFIG [CONFIG-EDIT...]: bzImage at the base and the series
+# (the boots need it; the base's is the pristine reference for its
+# warnings), vmlinux in between (the rest of bzImage is not the series').
 build() {
 	local target=vmlinux
-	[ "$1" != "$total" ] || target=bzImage
-	prepare "$@" && kmake "$2" -s -j"$(nproc)" $target >> "$out/$1-$2.log" 2>&1
+	[ "$1" != base ] && [ "$1" != "$total" ] || target=bzImage
+	prepare "${@:2}" && kmake "$2" -s -j"$(nproc)" $target > "$out/$1-$2.log" 2>&1
 }
 
 # sparse LABEL CONFIG: C=2 W=1 on the series' objects that CONFIG builds
@@ -119,7 +119,7 @@ sparse() {
 	for o in "${objs[@]}"; do
 		! linked "$2" "$o" || mine+=("$o")
 	done
-	prepare "$1" "$2" &&
+	prepare "$2" &&
 		kmake "$2" C=2 W=1 "${mine[@]}" > "$out/$1-$2.sparse" 2>&1
 }
 
