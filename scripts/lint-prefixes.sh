@@ -12,10 +12,9 @@
 # zero-cost.sh. The prefixes in between build vmlinux, the base and the
 # series bzImage.
 # Needs only build/linux: each config's .config is made first
-# (build-kernel.sh --config) and an empty build/<config> is built from
-# the base up, so make check builds these configs here, once, rather than
-# at the series and then again at the base. Leaves build/linux and
-# build/<config> at the series, bzImage built.
+# (build-kernel.sh --config), and an empty build/<config> is built from
+# the base up (make check builds them at the series first, then walks).
+# Leaves build/linux and build/<config> at the series, bzImage built.
 # Writes build/results/lint-prefixes/.
 set -euo pipefail
 . "$(dirname "$0")/common.sh"
