@@ -53,8 +53,9 @@ if [ "${BUDGET:-1}" != 0 ]; then
 	done
 fi
 
-# The boots come last, with nothing else of this queue beside them: on a
-# loaded machine the 6.1 mm boot's balloon stalls (docs/testing.md, Open).
+# The boots come last, with nothing else of this queue beside them: a
+# TCG guest runs slower as the host gets busier, and the balloon stall
+# came from that (boot-tests/sets, mm).
 status=0
 results=()
 for c in "${configs[@]}"; do
