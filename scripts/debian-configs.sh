@@ -10,8 +10,10 @@
 #    is offered nowhere (kconfig writes no line for a symbol it does not
 #    offer), and drivers/char/mem.o built with that config is the
 #    pristine tree's: text, data, bss and every symbol (nm). Only that
-#    object is built, before and after quilt push, in one O= folder per
-#    config (build/debian/configs/<config>/);
+#    object is built, before and after quilt push, in one O= folder
+#    (build/debian/obj/) that each config takes in turn: kbuild redoes
+#    what a new .config changes, and builds the host tools (objtool,
+#    scripts/) once, not once per config;
 #  - as a debug flavour: kconfig-fragments/debug-flavour.config merged
 #    with merge_config.sh, olddefconfig, scripts/diffconfig against the
 #    shipped config (after olddefconfig here: the compiler's symbols are
@@ -30,6 +32,7 @@ pkg=$(config_package)
 out=$RESULTS/debian-configs
 deb=$BUILD/debian
 src=$deb/linux
+obj=$deb/obj
 fragment=$FRAGMENTS/debug-flavour.config
 doc=$TOP/docs/distributions.md
 n=0
@@ -37,16 +40,16 @@ mapfile -t names < <(debian_configs)
 mkdir -p "$out"
 rm -f "$out"/*
 
-# dmake CONFIG ARGS...: make in the unpacked tree for build/debian/configs/CONFIG
+# dmake ARGS...: make in the unpacked tree, into build/debian/obj/
 dmake() {
-	make -C "$src" O="$deb/configs/$1" ARCH=x86_64 "${KBUILD_STAMPS[@]}" "${@:2}"
+	make -C "$src" O="$obj" ARCH=x86_64 "${KBUILD_STAMPS[@]}" "$@"
 }
 
 # mem_o CONFIG LABEL: build drivers/char/mem.o alone, keep it as
 # $out/CONFIG.LABEL.o
 mem_o() {
-	dmake "$1" -s -j"$(nproc)" drivers/char/mem.o >> "$out/$1.log" 2>&1 &&
-		cp "$deb/configs/$1/drivers/char/mem.o" "$out/$1.$2.o"
+	dmake -s -j"$(nproc)" drivers/char/mem.o >> "$out/$1.log" 2>&1 &&
+		cp "$obj/drivers/char/mem.o" "$out/$1.$2.o"
 }
 
 # syms OBJECT: nm, sorted by name. An initcall's symbol carries the line
@@ -61,16 +64,15 @@ syms() {
 echo "TAP version 13"
 "$s/debian-patches.sh" > /dev/null
 echo "  UNPACK  /usr/src/$(base_package).tar.xz -> $BUILD_REL/debian/linux"
-rm -rf "$src" "$deb/configs"
-mkdir -p "$src"
+rm -rf "$src" "$obj"
+mkdir -p "$src" "$obj"
 tar -C "$src" --strip-components=1 -xJf "/usr/src/$(base_package).tar.xz"
 
 # The pristine tree, each config as shipped.
 for c in "${names[@]}"; do
-	mkdir -p "$deb/configs/$c"
 	xz -dc "/usr/src/$pkg/config.$c.xz" > "$out/$c.shipped"
-	cp "$out/$c.shipped" "$deb/configs/$c/.config"
-	dmake "$c" -s olddefconfig > "$out/$c.log" 2>&1
+	cp "$out/$c.shipped" "$obj/.config"
+	dmake -s olddefconfig > "$out/$c.log" 2>&1
 	mem_o "$c" pristine || die "$c: mem.o does not build in the pristine tree ($BUILD_REL/results/debian-configs/$c.log)"
 done
 
@@ -104,9 +106,9 @@ fi
 
 # As shipped, with the series.
 for c in "${names[@]}"; do
-	cp "$out/$c.shipped" "$deb/configs/$c/.config"
-	dmake "$c" -s olddefconfig >> "$out/$c.log" 2>&1
-	cp "$deb/configs/$c/.config" "$out/$c.config"
+	cp "$out/$c.shipped" "$obj/.config"
+	dmake -s olddefconfig >> "$out/$c.log" 2>&1
+	cp "$obj/.config" "$out/$c.config"
 	if grep -qx 'CONFIG_STRICT_DEVMEM=y' "$out/$c.config" &&
 	   ! grep -q 'CONFIG_DEVKMEM[ =]' "$out/$c.config"; then
 		point OK "$c as shipped: STRICT_DEVMEM=y, DEVKMEM not offered (no line for it in .config)"
@@ -127,10 +129,11 @@ done
 mapfile -t own < <(grep -oE '^(# )?CONFIG_[A-Z0-9_]+' "$fragment" | sed 's/.*CONFIG_//')
 rows=()
 for c in "${names[@]}"; do
-	"$src/scripts/kconfig/merge_config.sh" -m -O "$deb/configs/$c" \
-		"$deb/configs/$c/.config" "$fragment" >> "$out/$c.log" 2>&1
-	dmake "$c" -s olddefconfig >> "$out/$c.log" 2>&1
-	cp "$deb/configs/$c/.config" "$out/$c.debug.config"
+	cp "$out/$c.config" "$obj/.config"
+	"$src/scripts/kconfig/merge_config.sh" -m -O "$obj" \
+		"$obj/.config" "$fragment" >> "$out/$c.log" 2>&1
+	dmake -s olddefconfig >> "$out/$c.log" 2>&1
+	cp "$obj/.config" "$out/$c.debug.config"
 	"$src/scripts/diffconfig" "$out/$c.config" "$out/$c.debug.config" > "$out/$c.diffconfig"
 	mapfile -t all < <(awk '{ print $1 }' "$out/$c.diffconfig" | sed 's/^[-+]//')
 	mapfile -t beyond < <(printf '%s\n' "${all[@]}" | grep -vxF -f <(printf '%s\n' "${own[@]}") || true)
@@ -158,9 +161,9 @@ for c in "${names[@]}"; do
 		point FAIL "$c + debug-flavour.config: no Kconfig line explains ${missing[*]}"
 	fi
 	# The device's cost in mem.o: this config, with and without DEVKMEM.
-	if grep -qx 'CONFIG_DEVKMEM=y' "$deb/configs/$c/.config" && mem_o "$c" debug &&
-	   "$src/scripts/config" --file "$deb/configs/$c/.config" --disable DEVKMEM &&
-	   dmake "$c" -s olddefconfig >> "$out/$c.log" 2>&1 && mem_o "$c" nodevice; then
+	if grep -qx 'CONFIG_DEVKMEM=y' "$obj/.config" && mem_o "$c" debug &&
+	   "$src/scripts/config" --file "$obj/.config" --disable DEVKMEM &&
+	   dmake -s olddefconfig >> "$out/$c.log" 2>&1 && mem_o "$c" nodevice; then
 		read -r t1 d1 b1 < <(sizes "$out/$c.debug.o")
 		read -r t0 d0 b0 < <(sizes "$out/$c.nodevice.o")
 		echo "$c|$((t1 - t0))|$((d1 - d0))|$((b1 - b0))" >> "$out/cost"
