@@ -113,8 +113,9 @@ echo "  KTAP    $result: $passed passed, $failed failed, $skipped skipped" \
 	"($BUILD_REL/results/$result/ktap.txt)"
 grep -E '^# *not ok|^not ok|Bail out' "$out/tap.txt" || true
 
-# A kernel built with KUnit runs its suites at every boot: count them too.
-if grep -q '^CONFIG_KUNIT=y' "$O/.config"; then
+# A kernel built with the series' KUnit suite runs it at every boot:
+# count it too (devkmem-off has KUnit's core and no suite).
+if grep -q '^CONFIG_DEVKMEM_KUNIT_TEST=y' "$O/.config"; then
 	read -r _ kp _ kf _ ks < <("$s/ktap.py" "$TREE" "$out/serial.log" \
 		"$out/kunit.json")
 	echo "  KUNIT   $result: $kp passed, $kf failed, $ks skipped" \

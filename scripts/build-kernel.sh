@@ -21,6 +21,21 @@ mapfile -t paths < <("$s/configs.sh" fragments "$name")
 [ ${#paths[@]} -gt 0 ] || exit 1
 
 O=$BUILD/$name
+# No folder yet, and its seed config (SEED_CONFIG) is built at this
+# tree's commit: start from a copy of the seed's, timestamps kept (cp -a:
+# a plain copy would be all new to make), without its .config key, so
+# that the .config is made again below and kbuild's syncconfig sees which
+# symbols changed (fixdep's include/config/ files).
+seed=${SEED_CONFIG[$name]:-}
+if [ ! -d "$O" ] && [ $only_config = 0 ] && [ -n "$seed" ] &&
+   [ -f "$BUILD/$seed/arch/x86/boot/bzImage" ] &&
+   [ "$(cat "$BUILD/$seed/.tree-head" 2>/dev/null)" = "$(git -C "$TREE" rev-parse HEAD)" ]; then
+	echo "  SEED    $name from $seed"
+	rm -rf "$O.tmp"
+	cp -a "$BUILD/$seed" "$O.tmp"
+	rm -f "$O.tmp/.config.key" "$O.tmp/.tree-head"
+	mv "$O.tmp" "$O"
+fi
 mkdir -p "$O"
 
 # inputs: what the .config is made from: the fragments, the tree's
@@ -66,5 +81,9 @@ fi
 [ $only_config = 0 ] || exit 0
 
 echo "  BUILD   $name"
+rm -f "$O/.tree-head"
 kmake "$name" -s -j"$(nproc)" bzImage
+# The tree's commit this folder was last built at, for a config seeded
+# from it.
+git -C "$TREE" rev-parse HEAD > "$O/.tree-head"
 echo "  KERNEL  $BUILD_REL/$name/arch/x86/boot/bzImage"

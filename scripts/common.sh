@@ -102,6 +102,13 @@ LINT_CONFIGS=(devkmem-on devkmem-off)
 # would cost minutes per patch).
 LINT_ENDS_CONFIGS=(devkmem-i386-off)
 
+# A config that is another's plus one fragment that sets no compiler
+# flag (devkmem-off: devkmem-on without the device) starts from a copy of
+# that config's folder when it has none of its own (build-kernel.sh):
+# kbuild then recompiles only the objects that name a symbol the two set
+# differently, where ccache would have preprocessed every object again.
+declare -A SEED_CONFIG=([devkmem-off]=devkmem-on [devkmem-i386-off]=devkmem-i386)
+
 # lint_ends_configs: those of LINT_ENDS_CONFIGS this queue builds.
 lint_ends_configs() {
 	local c names
@@ -128,14 +135,44 @@ arch_cc() {
 KBUILD_STAMPS=(LOCALVERSION= KBUILD_BUILD_TIMESTAMP="Sat Jan  1 00:00:00 UTC 2000"
 	KBUILD_BUILD_USER=devkmem KBUILD_BUILD_HOST=build KBUILD_BUILD_VERSION=1)
 
+# Every kernel make of the tooling compiles through ccache (Debian's
+# package), its cache outside build/ so that a clone and "make clean"
+# keep it: the run after a session, or CI's run after it, compiles only
+# what changed. base_dir (the repository) turns the absolute paths of
+# the command line into paths relative to the O= folder, and hash_dir
+# off leaves that folder out of the hash: two clones in different
+# folders share their objects. KBUILD_STAMPS make the objects the same.
+# Relative paths reach gcc as they are written, ../linux/mm/x.c for
+# build/linux/mm/x.c: kbuild's -fmacro-prefix-map=$(srctree)/= no longer
+# strips them from __FILE__, so KCFLAGS/KAFLAGS strip ../linux/ (every O=
+# folder of the tooling is the tree's sibling), and WARN()s and KUnit
+# say mm/x.c with or without ccache. CCACHE_DISABLE=1 compiles without
+# the cache (the command line stays the same, so no object is rebuilt
+# for switching); CCACHE_DIR and CCACHE_MAXSIZE move and bound it.
+export CCACHE_DIR=${CCACHE_DIR:-/var/cache/devkmem/ccache}
+export CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-8G}
+export CCACHE_BASEDIR=$TOP CCACHE_NOHASHDIR=1
+KBUILD_CC=(CC="ccache gcc" HOSTCC="ccache gcc"
+	KCFLAGS=-fmacro-prefix-map=../linux/= KAFLAGS=-fmacro-prefix-map=../linux/=)
+
+# ccache_rate LOG...: "H hits of N compilations (P%)" from ccache stats
+# logs (CCACHE_STATSLOG); "no compilation" when they count none.
+ccache_rate() {
+	[ $# -gt 0 ] || set -- /dev/null
+	cat "$@" 2>/dev/null | awk '
+		/^(direct|preprocessed)_cache_hit$/ { h++ } /^cache_miss$/ { m++ }
+		END { if (h + m == 0) print "no compilation"
+		      else printf "%d hits of %d compilations (%.0f%%)\n", h, h + m, 100 * h / (h + m) }'
+}
+
 # kmake NAME ARGS...: make in build/linux for config NAME (O=build/NAME),
-# with KBUILD_STAMPS. ARCH comes from the config's fragments
+# with KBUILD_STAMPS and ccache. ARCH comes from the config's fragments
 # (scripts/configs.sh arch).
 kmake() {
 	local name=$1 arch
 	shift
 	arch=$("$TOP/scripts/configs.sh" arch "$name")
-	make -C "$TREE" O="$BUILD/$name" ARCH="$arch" "${KBUILD_STAMPS[@]}" "$@"
+	make -C "$TREE" O="$BUILD/$name" ARCH="$arch" "${KBUILD_CC[@]}" "${KBUILD_STAMPS[@]}" "$@"
 }
 
 # linked CONFIG OBJECT: build/CONFIG's last build put OBJECT (a path

@@ -39,10 +39,12 @@ n=0
 mapfile -t names < <(debian_configs)
 mkdir -p "$out"
 rm -f "$out"/*
+: > "$out/off-cost"
+: > "$out/differ"
 
 # dmake ARGS...: make in the unpacked tree, into build/debian/obj/
 dmake() {
-	make -C "$src" O="$obj" ARCH=x86_64 "${KBUILD_STAMPS[@]}" "$@"
+	make -C "$src" O="$obj" ARCH=x86_64 "${KBUILD_CC[@]}" "${KBUILD_STAMPS[@]}" "$@"
 }
 
 # mem_o CONFIG LABEL: build drivers/char/mem.o alone, keep it as
@@ -52,12 +54,88 @@ mem_o() {
 		cp "$obj/drivers/char/mem.o" "$out/$1.$2.o"
 }
 
+# The objects the series can change in a kernel that does not build
+# /dev/kmem: those compiled from a C file it touches (one its directory's
+# Makefile names: mem_kunit.c is #included by mem.c), or from a C file
+# that includes a header it touches, directly or through other headers.
+# Found with grep in the tree, not by building Debian's whole kernels.
+touched_objects() {
+	local f h hs=() hdr re more
+	local -A seen=()
+	while read -r f; do
+		case $f in
+		tools/*|Documentation/*) ;;
+		*.c) ! grep -qw "$(basename "${f%.c}").o" "$TREE/$(dirname "$f")/Makefile" ||
+			echo "${f%.c}.o" ;;
+		*.h) hs+=("$f") ;;
+		esac
+	done < <(git -C "$TREE" diff --name-only base HEAD)
+	# include/linux/x.h is <linux/x.h>, arch/x86/include/asm/x.h <asm/x.h>
+	re=
+	while [ ${#hs[@]} -gt 0 ]; do
+		more=()
+		for h in "${hs[@]}"; do
+			hdr=$(sed -E 's#^(arch/x86/)?include/(uapi/)?##' <<<"$h")
+			[ -z "${seen[$hdr]:-}" ] || continue
+			seen[$hdr]=1
+			re+="${re:+|}<${hdr//./\\.}>"
+			while read -r f; do more+=("$f"); done < <(cd "$TREE" &&
+				grep -rlE --include='*.h' "^#include <${hdr//./\\.}>" include arch/x86/include || true)
+		done
+		hs=("${more[@]}")
+	done
+	[ -z "$re" ] || (cd "$TREE" && { grep -rlE --include='*.c' "^#include ($re)" \
+		--exclude-dir=tools --exclude-dir=Documentation --exclude-dir=arch . || true; }
+		grep -rlE --include='*.c' "^#include ($re)" arch/x86) |
+		sed -e 's|^\./||' -e 's|\.c$|.o|'
+}
+
+# objs_o CONFIG LABEL: build the touched objects with CONFIG, keep each as
+# $out/CONFIG.LABEL.<path-of-object>. In the pristine tree, those that
+# CONFIG does not build (aperture_64.o without GART_IOMMU: kbuild compiles
+# a single object it is asked for, selected or not, and that one fails)
+# are dropped from CONFIG's list, $out/CONFIG.objects: Debian builds these
+# configs, so a pristine object that does not compile is one they leave
+# out. With the series, every object of that list must build.
+objs_o() {
+	local o list=$out/$1.objects
+	if [ "$2" = pristine ]; then
+		(cd "$obj" && rm -f "${objects[@]}")
+		dmake -k -s -j"$(nproc)" "${objects[@]}" >> "$out/$1.log" 2>&1 || true
+		for o in "${objects[@]}"; do
+			[ ! -f "$obj/$o" ] || echo "$o"
+		done > "$list"
+		[ -s "$list" ] || return 1
+	else
+		mapfile -t mine < "$list"
+		dmake -s -j"$(nproc)" "${mine[@]}" >> "$out/$1.log" 2>&1 || return 1
+	fi
+	while read -r o; do
+		cp "$obj/$o" "$out/$1.$2.${o//\//-}"
+	done < "$list"
+}
+
+# sections OBJECT: size -A of the sections that reach the kernel: not
+# the debug info Debian's configs build (DWARF records the line of every
+# function, and the series moves mem.c's lines), nor the total.
+sections() {
+	size -A "$1" | sed 1d | grep -vE '^(\.rela)?\.debug_|^Total'
+}
+
+# same OBJ1 OBJ2: every such section the same size and the same symbols
+# at the same offsets with the same sizes (nm -S; an initcall's line
+# masked).
+same() {
+	diff -q <(sections "$1") <(sections "$2") > /dev/null &&
+		cmp -s <(syms "$1") <(syms "$2")
+}
+
 # syms OBJECT: nm, sorted by name. An initcall's symbol carries the line
 # of its *_initcall() in the file (__initcall__kmod_mem__387_787_...):
 # the series moves chr_dev_init down mem.c, so that number is masked.
 syms() {
-	nm "$1" | sed -E 's/( __initcall__kmod_[A-Za-z0-9_]+__[0-9]+_)[0-9]+_/\1LINE_/' |
-		sort -k3
+	nm -S "$1" | sed -E 's/( __initcall__kmod_[A-Za-z0-9_]+__[0-9]+_)[0-9]+_/\1LINE_/' |
+		sort -k4
 }
 
 {
@@ -69,11 +147,14 @@ mkdir -p "$src" "$obj"
 tar -C "$src" --strip-components=1 -xJf "/usr/src/$(base_package).tar.xz"
 
 # The pristine tree, each config as shipped.
+mapfile -t objects < <(touched_objects | sort -u)
+printf '%s\n' "${objects[@]}" > "$out/objects"
 for c in "${names[@]}"; do
 	xz -dc "/usr/src/$pkg/config.$c.xz" > "$out/$c.shipped"
 	cp "$out/$c.shipped" "$obj/.config"
 	dmake -s olddefconfig > "$out/$c.log" 2>&1
-	mem_o "$c" pristine || die "$c: mem.o does not build in the pristine tree ($BUILD_REL/results/debian-configs/$c.log)"
+	cp "$obj/.config" "$out/$c.pristine.config"
+	objs_o "$c" pristine || die "$c: ${objects[*]} do not build in the pristine tree ($BUILD_REL/results/debian-configs/$c.log)"
 done
 
 # make debian's patches onto it.
@@ -115,13 +196,28 @@ for c in "${names[@]}"; do
 	else
 		point FAIL "$c as shipped: $(grep -E 'CONFIG_(STRICT_DEVMEM|DEVKMEM)[ =]' "$out/$c.config" | xargs)"
 	fi
-	if ! mem_o "$c" series; then
-		point FAIL "$c as shipped: mem.o does not build with the series ($BUILD_REL/results/debian-configs/$c.log)"
-	elif [ "$(sizes "$out/$c.series.o")" = "$(sizes "$out/$c.pristine.o")" ] &&
-	     cmp -s <(syms "$out/$c.series.o") <(syms "$out/$c.pristine.o"); then
-		point OK "$c as shipped: mem.o is the pristine tree's (text data bss $(sizes "$out/$c.series.o"), $(syms "$out/$c.series.o" | wc -l) symbols the same, the initcall's line number masked)"
+	if cmp -s "$out/$c.pristine.config" "$out/$c.config"; then
+		point OK "$c as shipped: the .config is the pristine tree's, line for line"
 	else
-		point FAIL "$c as shipped: mem.o differs from the pristine tree's: $(sizes "$out/$c.series.o") against $(sizes "$out/$c.pristine.o")"
+		point FAIL "$c as shipped: the .config differs from the pristine tree's: $(diff "$out/$c.pristine.config" "$out/$c.config" | grep '^[<>]' | xargs)"
+	fi
+	if ! objs_o "$c" series; then
+		point FAIL "$c as shipped: ${objects[*]} do not build with the series ($BUILD_REL/results/debian-configs/$c.log)"
+		continue
+	fi
+	differ=()
+	mapfile -t mine < "$out/$c.objects"
+	for o in "${mine[@]}"; do
+		a=$out/$c.pristine.${o//\//-} b=$out/$c.series.${o//\//-}
+		read -r t0 d0 b0 < <(sizes "$a")
+		read -r t1 d1 b1 < <(sizes "$b")
+		echo "$c|$o|$((t1 - t0))|$((d1 - d0))|$((b1 - b0))" >> "$out/off-cost"
+		same "$a" "$b" || { differ+=("$o"); echo "$c|$o" >> "$out/differ"; }
+	done
+	if [ ${#differ[@]} -eq 0 ]; then
+		point OK "$c as shipped: the ${#mine[@]} objects the series can change that it builds are the pristine tree's, every section but the debug info (size -A) and every symbol (nm -S; an initcall's line number masked): ${mine[*]}"
+	else
+		point FAIL "$c as shipped: differ from the pristine tree's: ${differ[*]} ($(grep "^$c|" "$out/off-cost" | grep -v '|0|0|0$' | cut -d'|' -f2- | xargs))"
 	fi
 done
 
@@ -167,12 +263,45 @@ for c in "${names[@]}"; do
 		read -r t1 d1 b1 < <(sizes "$out/$c.debug.o")
 		read -r t0 d0 b0 < <(sizes "$out/$c.nodevice.o")
 		echo "$c|$((t1 - t0))|$((d1 - d0))|$((b1 - b0))" >> "$out/cost"
-		[ "$t1" -gt "$t0" ] || point FAIL "$c + debug-flavour.config: DEVKMEM=y adds no text to mem.o"
-		point OK "$c + debug-flavour.config: the device costs $((t1 - t0)) bytes of text, $((d1 - d0)) data, $((b1 - b0)) bss in mem.o"
+		if [ "$t1" -gt "$t0" ]; then
+			point OK "$c + debug-flavour.config: the device costs $((t1 - t0)) bytes of text, $((d1 - d0)) data, $((b1 - b0)) bss in mem.o"
+		else
+			point FAIL "$c + debug-flavour.config: DEVKMEM=y adds no text to mem.o"
+		fi
 	else
 		point FAIL "$c + debug-flavour.config: no device cost: DEVKMEM is not y, or mem.o does not build ($BUILD_REL/results/debian-configs/$c.log)"
 	fi
 done
+
+# shipped_cell CONFIG: what the series changes in CONFIG as shipped.
+shipped_cell() {
+	local cfg=same d
+	cmp -s "$out/$1.pristine.config" "$out/$1.config" || cfg=differs
+	d=$(grep "^$1|" "$out/off-cost" 2>/dev/null | grep -v '|0|0|0$' | cut -d'|' -f2- | sed 's/|/: /; s/|/, /g' | paste -sd';' | sed 's/;/; /g')
+	echo ".config $cfg; ${d:-the $(wc -l < "$out/$1.objects") objects it builds the same: 0, 0, 0 bytes}"
+}
+
+# cost_sentence: the cost with CONFIG_DEVKMEM=n as measured, one line,
+# which the cover letters and docs/upstream.md carry (checked below).
+cost_sentence() {
+	local t d b c cfg="is the pristine tree's, line for line" all=""
+	read -r t d b < <(awk -F'|' '{ t += $3; d += $4; b += $5 }
+		END { print t + 0, d + 0, b + 0 }' "$out/off-cost")
+	for c in "${names[@]}"; do
+		cmp -s "$out/$c.pristine.config" "$out/$c.config" ||
+			cfg="differs from the pristine tree's"
+	done
+	grep -vq '|0|0|0$' "$out/off-cost" || [ -s "$out/differ" ] ||
+		all=", every section (the debug info aside) and symbol the pristine tree's (an initcall's line number aside)"
+	printf '%s %s %s: %s, and the objects compiled from a file %s, where the config builds them (%s), %s.\n' \
+		"Cost with CONFIG_DEVKMEM=n, measured on Debian's" \
+		"$(printf '%s, ' "${names[@]}" | sed 's/, $//')" \
+		"configs ($pkg $(dpkg-query -W -f='${Version}' "$pkg"))" \
+		"the .config $cfg" \
+		"the series touches or from a C file including a header it touches" \
+		"$(xargs < "$out/objects")" \
+		"add $t bytes of text, $d of data and $b of bss$all"
+}
 
 # The table for docs/distributions.md: one row per change, with the
 # configs it happens in.
@@ -188,12 +317,14 @@ done
 			printf "| `%s` | %s | %s | %s | %s |\n", f[1], f[2], f[3], f[4],
 				cnt[k] == n ? "all " n : c[k] } }'
 	echo
-	echo "| config | DEVKMEM as shipped | mem.o as shipped | device in mem.o with debug-flavour.config (text, data, bss) |"
+	echo "| config | DEVKMEM as shipped | as shipped, against the pristine tree: .config, objects (text, data, bss) | device in mem.o with debug-flavour.config (text, data, bss) |"
 	echo "|---|---|---|---|"
 	for c in "${names[@]}"; do
 		IFS='|' read -r _ t d b < <(grep "^$c|" "$out/cost" || echo "|?|?|?")
-		echo "| $c | not offered (STRICT_DEVMEM=y) | the pristine tree's | $t, $d, $b bytes |"
+		echo "| $c | not offered (STRICT_DEVMEM=y) | $(shipped_cell "$c") | $t, $d, $b bytes |"
 	done
+	echo
+	cost_sentence
 	echo
 	echo "<!-- end of debian-configs -->"
 } > "$out/table.md"
@@ -217,6 +348,19 @@ else
 	point FAIL "docs/distributions.md's table is not what these configs give ($BUILD_REL/results/debian-configs/table.diff; scripts/debian-configs.sh --update-doc writes it)"
 	sed 's/^/# /' "$out/table.diff"
 fi
+# The cost with DEVKMEM=n, as measured, in what a reviewer reads: each
+# queue's cover letter and docs/upstream.md (lines rewrapped at will).
+sentence=$(cost_sentence)
+while read -r b; do
+	for f in "$(base_series_dir "$b")/0000-cover-letter.patch" "$TOP/docs/upstream.md"; do
+		[ "$b" = "$DEFAULT_BASE" ] || [ "$f" != "$TOP/docs/upstream.md" ] || continue
+		if tr '\n' ' ' < "$f" | tr -s ' ' | grep -qF "$sentence"; then
+			point OK "${f#"$TOP"/} gives the cost with DEVKMEM=n as measured here"
+		else
+			point FAIL "${f#"$TOP"/} does not say, as measured here: $sentence"
+		fi
+	done
+done < <(bases)
 echo "1..$n"
 } | tee "$out/tap.txt"
 tap_summary "$out/tap.txt" > "$out/summary"

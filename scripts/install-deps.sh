@@ -13,6 +13,7 @@ packages=(
 	libncurses-dev pkg-config tmux				# menuconfig test
 	sparse python3-ply python3-git			# make lint
 	quilt							# make debian, its check
+	ccache							# every kernel build
 )
 
 # Each queue's kernel source, the package its base-version names

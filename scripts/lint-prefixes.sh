@@ -1,16 +1,24 @@
 #!/bin/bash
 # Bisectability, as TAP. In build/linux, go back to the pristine base and
 # apply series/ with "git am --whitespace=error" one patch at a time;
-# after the base and after each patch, build devkmem-on and devkmem-off
-# (LINT_CONFIGS) incrementally, each in its own build/<config>: each
-# prefix must apply and build, adding no compiler, kconfig or objtool
-# warning that the pristine build does not give. LINT_ENDS_CONFIGS
-# (devkmem-i386-off) are built at the base and the full series only. At
-# the base and at the full series, also run sparse (C=2) and W=1 on the C
-# files of the series. Keeps the pristine vmlinux and objects (and, for
-# configs with the device, those built without its KUnit suite) for
-# zero-cost.sh. The prefixes in between build vmlinux, the base and the
-# series bzImage.
+# each prefix must apply and build devkmem-on and devkmem-off
+# (LINT_CONFIGS), each in its own build/<config>, adding no compiler,
+# kconfig or objtool warning that the pristine tree does not give.
+# What is built is what each patch can change:
+#  - at every patch, with W=1, the objects that a file the patch touches
+#    is compiled into: kbuild's dependency files (build/<config>/.*.o.cmd)
+#    list every source and header an object was made from; compared with
+#    the same objects built with W=1 at the base;
+#  - the whole vmlinux at the base, at the series (bzImage: the boots
+#    use it) and at a patch that changes the config a prefix gets (a
+#    Kconfig change that adds or drops a symbol), a kbuild Makefile, or
+#    a header outside drivers/char/, or whose objects need a symbol the
+#    last vmlinux linked does not define; compared with the base's build.
+# LINT_ENDS_CONFIGS (devkmem-i386-off) are built at the base and the
+# full series only. At the base and at the full series, also run sparse
+# (C=2) and W=1 on the C files of the series. Keeps the pristine vmlinux
+# and the objects the series can change (and, for configs with the
+# device, those built without its KUnit suite) for zero-cost.sh.
 # Needs only build/linux: each config's .config is made first
 # (build-kernel.sh --config), and an empty build/<config> is built from
 # the base up (make check builds them at the series first, then walks).
@@ -64,15 +72,52 @@ for c in "${all[@]}"; do
 	cp -p "$BUILD/$c/.config" "$out/$c.config"
 done
 # The series' C files that kbuild compiles (mem_kunit.c is #included):
-# those of them the first config links at the base (objects()).
+# those of them the first config links at the base (objects()), for
+# sparse.
 mapfile -t sources < <(git -C "$TREE" diff --name-only base HEAD -- '*.c')
+# Every file the series touches, for the objects it can change.
+mapfile -t touched < <(git -C "$TREE" diff --name-only base HEAD)
 objs=()
 objects() {
 	local f
 	for f in "${sources[@]}"; do
 		! linked "${configs[0]}" "${f%.c}.o" || objs+=("${f%.c}.o")
 	done
-	printf '%s\n' "${objs[@]}" > "$out/objects"
+}
+
+# dependents CONFIG FILE...: the objects build/CONFIG links that were
+# compiled from one of the FILEs (paths in the tree), by kbuild's
+# dependency files: fixdep writes the source and every header of an
+# object into its .<object>.cmd, as paths into the tree (absolute, or
+# relative to the O= folder when ccache's base_dir rewrote them).
+dependents() {
+	local c=$1 f re o
+	shift
+	[ $# -gt 0 ] || return 0
+	re=$(for f in "$@"; do printf '%s\n' "$f"; done |
+		sed -e 's/[.[\*^$]/\\&/g' -e 's|^|/linux/|' | paste -sd'|')
+	(cd "$BUILD/$c" && grep -rlE --include='.*.o.cmd' "($re)([[:space:]\\]|\$)" . || true) |
+		sed -e 's|^\./||' -e 's|\.cmd$||' -e 's|\(.*/\)\{0,1\}\.\([^/]*\)$|\1\2|' |
+		sort | while read -r o; do
+			if linked "$c" "$o"; then echo "$o"; fi
+		done
+	return 0
+}
+
+# relinks FILE...: whether a patch touching FILEs can change more than
+# its objects: a kbuild Makefile, or a header outside drivers/char/
+# (the config is compared separately).
+relinks() {
+	local f
+	for f in "$@"; do
+		case $f in
+		tools/*|Documentation/*) ;;
+		*/Makefile|Makefile|*/Kbuild|Kbuild|*.mk) return 0 ;;
+		drivers/char/*) ;;
+		*.h) return 0 ;;
+		esac
+	done
+	return 1
 }
 
 restore() {
@@ -122,54 +167,118 @@ sparse() {
 		kmake "$2" C=2 W=1 "${mine[@]}" > "$out/$1-$2.sparse" 2>&1
 }
 
-# keep LABEL CONFIG: save vmlinux and the series' objects for zero-cost.sh
-# as LABEL-CONFIG.vmlinux and LABEL-CONFIG.<path-of-object>.
+# keep LABEL CONFIG: save vmlinux and the objects the series can change
+# in CONFIG ($out/CONFIG.objects, found at the base) for zero-cost.sh, as
+# LABEL-CONFIG.vmlinux and LABEL-CONFIG.<path-of-object>.
 keep() {
 	local o
 	cp "$BUILD/$2/vmlinux" "$out/$1-$2.vmlinux"
-	for o in "${objs[@]}"; do
+	while read -r o; do
 		! linked "$2" "$o" || cp "$BUILD/$2/$o" "$out/$1-$2.${o//\//-}"
-	done
+	done < "$out/$2.objects"
 }
 
-# check_step LABEL DESCRIPTION: build every config at this prefix.
+# w1 LABEL CONFIG OBJECT...: the OBJECTs alone, with W=1, into
+# LABEL-CONFIG.w1 (its warnings into LABEL-CONFIG.w1.warnings).
+w1() {
+	local label=$1 c=$2
+	shift 2
+	: > "$out/$label-$c.w1"
+	# Compiled again even where nothing changed, so that its warnings show.
+	[ $# -eq 0 ] || (cd "$BUILD/$c" && rm -f "$@")
+	[ $# -eq 0 ] || kmake "$c" -s -j"$(nproc)" W=1 "$@" > "$out/$label-$c.w1" 2>&1 || return 1
+	warnings "$out/$label-$c.w1" > "$out/$label-$c.w1.warnings"
+}
+
+# check_step LABEL DESCRIPTION [FILE...]: build every config at this
+# prefix; the FILEs are what its patch touched (none at the base).
 check_step() {
-	local label=$1 what=$2 c new cs=("${configs[@]}")
+	local label=$1 what=$2 c new cs=("${configs[@]}") ends_step=0
+	shift 2
 	if [ "$label" = base ] || [ "$label" = "$total" ]; then
-		cs=("${all[@]}")
+		cs=("${all[@]}") ends_step=1
 	fi
 	for c in "${cs[@]}"; do
-		local t=$SECONDS rc=0
+		local t=$SECONDS rc=0 full=$ends_step mine=() how
+		# The config this prefix gets, where a Kconfig file changed:
+		# kbuild's syncconfig drops what the prefix does not have yet
+		# (build() runs it again, a no-op).
+		: > "$out/$label-$c.kconfig"
+		if [ $full = 1 ] || printf '%s\n' "$@" | grep -q 'Kconfig'; then
+			prepare "$c" && kmake "$c" -s syncconfig > "$out/$label-$c.kconfig" 2>&1 || rc=$?
+			[ $rc -ne 0 ] || [ $full = 1 ] ||
+				cmp -s "$BUILD/$c/include/config/auto.conf" "$out/$c.auto.conf" || full=1
+			[ $rc -ne 0 ] || cp "$BUILD/$c/include/config/auto.conf" "$out/$c.auto.conf"
+		fi
+		[ $rc -ne 0 ] || [ $full = 1 ] || ! relinks "$@" || full=1
+		# The objects the patch's files are compiled into, with W=1.
+		if [ $rc -eq 0 ] && [ "$label" != base ] &&
+		   [[ " ${ends[*]} " != *" $c "* ]]; then
+			mapfile -t mine < <(dependents "$c" "$@")
+			w1 "$label" "$c" "${mine[@]}" || rc=$?
+		fi
+		# ... or need a symbol the last vmlinux linked does not define
+		# (patch 6 is the first to call kcore_pfn_is_ram() from mem.o).
+		if [ $rc -eq 0 ] && [ $full = 0 ] && [ ${#mine[@]} -gt 0 ] &&
+		   (cd "$BUILD/$c" && nm -u "${mine[@]}") | awk 'NF == 2 { print $2 }' |
+		   sort -u | comm -23 - "$out/$c.defined" | grep -q .; then
+			full=1
+		fi
 		# sparse leaves its W=1 objects behind: at the series it runs
 		# before the build, which puts back the objects the boots and
 		# zero-cost.sh use; at the base after it (and after keep), as
 		# the folder may have had no objects to pick from before.
-		if [ "$label" = "$total" ]; then
+		if [ $rc -eq 0 ] && [ "$label" = "$total" ]; then
 			sparse "$label" "$c" ||
 				warn "sparse/W=1 failed at $label for $c"
 		fi
-		build "$label" "$c" || rc=$?
+		if [ $rc -eq 0 ] && [ $full = 1 ]; then
+			build "$label" "$c" || rc=$?
+			cat "$out/$label-$c.kconfig" >> "$out/$label-$c.log"
+			# What this vmlinux defines, for the check above.
+			[ $rc -ne 0 ] || nm "$BUILD/$c/vmlinux" | awk 'NF == 3 { print $3 }' |
+				sort -u > "$out/$c.defined"
+		fi
 		[[ " ${ends[*]} " != *" $c "* ]] || ends_time=$((ends_time + SECONDS - t))
 		if [ $rc -ne 0 ]; then
-			point FAIL "$what: does not build $c ($BUILD_REL/results/lint-prefixes/$label-$c.log)"
-			tail -5 "$out/$label-$c.log" | sed 's/^/# /'
+			point FAIL "$what: does not build $c ($BUILD_REL/results/lint-prefixes/$label-$c.*)"
+			for f in "$out/$label-$c".{log,w1}; do
+				[ ! -f "$f" ] || tail -n 5 "$f"
+			done | sed 's/^/# /'
 			continue
 		fi
-		warnings "$out/$label-$c.log" > "$out/$label-$c.warnings"
+		[ $full = 0 ] || warnings "$out/$label-$c.log" > "$out/$label-$c.warnings"
 		if [ "$label" = base ]; then
 			[ ${#objs[@]} -gt 0 ] || objects
+			dependents "$c" "${touched[@]}" > "$out/$c.objects"
 			keep base "$c"
 			t=$SECONDS
+			if [[ " ${ends[*]} " != *" $c "* ]]; then
+				mapfile -t mine < "$out/$c.objects"
+				w1 base "$c" "${mine[@]}" ||
+					point FAIL "$what: W=1 on $(xargs < "$out/$c.objects") does not build $c"
+			fi
 			sparse base "$c" || warn "sparse/W=1 failed at base for $c"
 			[[ " ${ends[*]} " != *" $c "* ]] || ends_time=$((ends_time + SECONDS - t))
-			point OK "$what builds $c (pristine; $(wc -l < "$out/base-$c.warnings") warnings)"
+			point OK "$what builds $c (pristine; $(wc -l < "$out/base-$c.warnings") warnings, W=1 on the $(wc -l < "$out/$c.objects") objects the series can change: $(wc -l < "$out/base-$c.w1.warnings" 2>/dev/null || echo 0))"
 			continue
 		fi
-		new=$(comm -13 "$out/base-$c.warnings" "$out/$label-$c.warnings")
-		if [ -z "$new" ]; then
-			point OK "$what builds $c with no new warning"
+		# New warnings: of the build (kconfig's among them), or of
+		# kconfig alone where nothing was linked, and of the W=1 objects.
+		if [ $full = 1 ]; then
+			new=$(comm -13 "$out/base-$c.warnings" "$out/$label-$c.warnings")
 		else
-			point FAIL "$what builds $c with new warnings: $(head -1 <<<"$new")"
+			new=$(comm -13 "$out/base-$c.warnings" <(warnings "$out/$label-$c.kconfig"))
+		fi
+		if [ ${#mine[@]} -gt 0 ]; then
+			new+=${new:+$'\n'}$(comm -13 "$out/base-$c.w1.warnings" "$out/$label-$c.w1.warnings")
+		fi
+		how="W=1 on ${mine[*]:-no object}"
+		if [ $full = 1 ]; then how+="; vmlinux linked"; else how+="; not linked"; fi
+		if [ -z "$new" ]; then
+			point OK "$what builds $c with no new warning ($how)"
+		else
+			point FAIL "$what builds $c with new warnings ($how): $(head -1 <<<"$new")"
 			sed 's/^/# /' <<<"$new"
 		fi
 	done
@@ -192,7 +301,8 @@ for p in "${patches[@]}"; do
 		sed 's/^/# /' "$out/am-$i.log"
 		break
 	fi
-	check_step "$i" "base + patches 1-$i"
+	mapfile -t files < <(git -C "$TREE" diff --name-only HEAD~1 HEAD)
+	check_step "$i" "base + patches 1-$i" "${files[@]}"
 done
 
 if git -C "$TREE" diff --quiet "$head" HEAD; then

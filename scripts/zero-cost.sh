@@ -2,8 +2,9 @@
 # What the series costs, from the builds lint-prefixes.sh kept, as TAP.
 # A config without the device (boot set "off") must give the pristine
 # kernel: every section of vmlinux the same size (size -A), an empty
-# bloat-o-meter, and each object the series touches (drivers/char/mem.o)
-# the same text, data and bss to the byte. size(1) of vmlinux alone is
+# bloat-o-meter, and each object compiled from a file the series touches
+# (drivers/char/mem.o, fs/proc/kcore.o and kcore.h's includers) the same
+# sections and symbols. size(1) of vmlinux alone is
 # not enough: x86_64 pads text to 2 MiB, so kilobytes hide in it.
 # For a config with the device, the device's own cost (built without its
 # KUnit suite) must stay within KMEM_TEXT_BUDGET bytes of text in the
@@ -18,12 +19,14 @@ out=$RESULTS/zero-cost
 mkdir -p "$out"
 n=0
 budget=${KMEM_TEXT_BUDGET:-4096}
-mapfile -t objs < "$in/objects"
 
-# objdelta LABEL: "text data bss" of the series' objects, patched minus
-# LABEL's (base or nokunit); NEW (optional) replaces the patched build.
+# objdelta CONFIG OLD [NEW]: "text data bss" of the objects the series
+# can change in CONFIG (lint-prefixes.sh's CONFIG.objects: those compiled
+# from a file it touches), patched minus OLD's (base or nokunit); NEW
+# (optional) replaces the patched build.
 objdelta() {
-	local c=$1 old=$2 new=${3:-} o t=0 d=0 b=0
+	local c=$1 old=$2 new=${3:-} o t=0 d=0 b=0 objs
+	mapfile -t objs < "$in/$c.objects"
 	for o in "${objs[@]}"; do
 		read -r t0 d0 b0 < <(sizes "$in/$old-$c.${o//\//-}")
 		if [ -n "$new" ]; then
@@ -36,6 +39,13 @@ objdelta() {
 		t=$((t + t1 - t0)) d=$((d + d1 - d0)) b=$((b + b1 - b0))
 	done
 	echo "$t $d $b"
+}
+
+# syms OBJECT: nm -S, by name; an initcall's line number masked
+# (__initcall__kmod_mem__387_787_chr_dev_init: the series moves it).
+syms() {
+	nm -S "$1" | sed -E 's/( __initcall__kmod_[A-Za-z0-9_]+__[0-9]+_)[0-9]+_/\1LINE_/' |
+		sort -k4
 }
 
 bloat_total() {
@@ -67,11 +77,24 @@ for c in "${LINT_CONFIGS[@]}" $(lint_ends_configs); do
 			point FAIL "$c: bloat-o-meter pristine -> patched is not empty"
 			sed 's/^/# /' "$out/$c.bloat"
 		fi
-		d=$(objdelta "$c" base)
-		if [ "$d" = "0 0 0" ]; then
-			point OK "$c: ${objs[*]}: text, data and bss are the pristine ones to the byte"
+		# Each object the series can change: every section its
+		# pristine size (size -A), every symbol its pristine size
+		# (nm -S; an initcall's name carries its line in the file:
+		# masked). mem.o must be among them.
+		bad=()
+		grep -qx drivers/char/mem.o "$in/$c.objects" || bad+=("(no drivers/char/mem.o)")
+		while read -r o; do
+			f=$in/base-$c.${o//\//-}
+			if ! diff <(size -A "$f" | sed 1d) <(size -A "$BUILD/$c/$o" | sed 1d) \
+				> "$out/$c.${o//\//-}.sections" ||
+			   ! diff <(syms "$f") <(syms "$BUILD/$c/$o") >> "$out/$c.${o//\//-}.sections"; then
+				bad+=("$o")
+			fi
+		done < "$in/$c.objects"
+		if [ ${#bad[@]} -eq 0 ] && [ "$(objdelta "$c" base)" = "0 0 0" ]; then
+			point OK "$c: the $(wc -l < "$in/$c.objects") objects compiled from files the series touches ($(xargs < "$in/$c.objects")): every section and symbol the pristine one"
 		else
-			point FAIL "$c: ${objs[*]} grew (text data bss): $d"
+			point FAIL "$c: objects differ from the pristine build: ${bad[*]} (text data bss: $(objdelta "$c" base))"
 		fi
 		continue
 	fi
