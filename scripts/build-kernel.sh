@@ -34,6 +34,12 @@ if [ ! -d "$O" ] && [ $only_config = 0 ] && [ -n "$seed" ] &&
 	rm -rf "$O.tmp"
 	cp -a "$BUILD/$seed" "$O.tmp"
 	rm -f "$O.tmp/.config.key" "$O.tmp/.tree-head"
+	# objtool's own build (tools/objtool) records its folder's absolute
+	# path in its .cmd files: point them at this folder, or objtool is
+	# built again and, newer than every object (each depends on it),
+	# makes kbuild compile them all again.
+	grep -rlIZ "$BUILD/$seed/" "$O.tmp/tools" |
+		xargs -0 -r sed -i "s|$BUILD/$seed/|$O/|g"
 	mv "$O.tmp" "$O"
 fi
 mkdir -p "$O"
