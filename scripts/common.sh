@@ -156,10 +156,13 @@ KBUILD_CC=(CC="ccache gcc" HOSTCC="ccache gcc"
 	KCFLAGS=-fmacro-prefix-map=../linux/= KAFLAGS=-fmacro-prefix-map=../linux/=)
 
 # ccache_rate LOG...: "H hits of N compilations (P%)" from ccache stats
-# logs (CCACHE_STATSLOG); "no compilation" when they count none.
+# logs (CCACHE_STATSLOG); "no compilation" when they count none. Each
+# entry starts with "# SOURCE"; kbuild's compiler tests (cc-option and
+# friends) compile /dev/null, which are not counted.
 ccache_rate() {
 	[ $# -gt 0 ] || set -- /dev/null
 	cat "$@" 2>/dev/null | awk '
+		/^# / { f = $2 } f == "/dev/null" { next }
 		/^(direct|preprocessed)_cache_hit$/ { h++ } /^cache_miss$/ { m++ }
 		END { if (h + m == 0) print "no compilation"
 		      else printf "%d hits of %d compilations (%.0f%%)\n", h, h + m, 100 * h / (h + m) }'
