@@ -1,5 +1,6 @@
 # Thin driver for the /dev/kmem series; the work is done by scripts/.
-# "make help" lists the targets. Everything generated goes to build/.
+# "make help" lists the targets. Everything generated goes to build/,
+# but the compiler cache (/var/cache/devkmem/ccache: scripts/common.sh).
 # Two queues: series/ on Debian's linux-source-6.1 (build/) and
 # series-6.12/ on linux-source-6.12 (build/6.12/). Every target runs for
 # each queue; BASE=6.1 or BASE=6.12 picks one.

@@ -8,7 +8,7 @@
 #   tap.txt     the tests' TAP, ttyS1
 #   ktap.json   tap.txt's results as kunit.py parse read them, and
 #               ktap.txt, its report (scripts/ktap.py)
-#   kunit.json  KUnit results parsed from serial.log (KUnit configs: the
+#   kunit.json  KUnit results parsed from serial.log (configs with the series' suite, DEVKMEM_KUNIT_TEST: the
 #               suite runs at every boot), and kunit.txt, kunit.py's report
 #   summary     "passed N failed N skipped N" for scripts/summary.sh
 #   qmp.log     what scripts/qmp-watch.sh did for the guest (balloon)

@@ -7,6 +7,9 @@
 # config never triggers a rebuild; and it is not made again while what
 # it is made from is unchanged (.config.key: a hash of those inputs and
 # of the .config itself, so a .config changed since is made again).
+# A config with no folder yet whose SEED_CONFIG (common.sh) was built at
+# this tree's commit starts from a copy of that folder. Every make goes
+# through ccache (kmake, common.sh).
 set -euo pipefail
 . "$(dirname "$0")/common.sh"
 s=$(dirname "$0")

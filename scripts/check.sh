@@ -2,7 +2,8 @@
 # What "make check" runs for the queue BASE selects (scripts/check-all.sh
 # runs it for each queue): everything "make" does, make lint, the checks
 # of Debian's configs and menuconfig, then the boot tests of every
-# config, then the budgets. Prints the wall time of each stage and
+# config, then the budgets. Prints the wall and CPU seconds and the
+# ccache hits of each stage and
 # ends with "N passed, N failed, N skipped" (non-zero exit on a failure).
 # BUDGET=0 skips the rebuild-after-touching-mem.c measurement.
 set -euo pipefail
@@ -106,7 +107,7 @@ if [ ${#debian[@]} -gt 0 ]; then
 		"(budget, issue 15: 240 s added to a cold run)"
 fi
 if [ "${BUDGET:-1}" != 0 ]; then
-	echo "  rebuild after touching mem.c + boots of devkmem-on, devkmem-off: $rebuild s (budget: 180 s)"
+	echo "  rebuild after touching mem.c + boots of devkmem-on, devkmem-off: $rebuild s (budget, issue 22: 180 s)"
 fi
 echo
 mapfile -t lint < <("$s/lint.sh" names)

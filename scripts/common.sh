@@ -131,7 +131,8 @@ arch_cc() {
 
 # Fixed build stamps for every kernel make of the tooling, so the same
 # sources and .config give the same objects: zero-cost.sh compares a
-# patched build with a pristine one, debian-configs.sh two mem.o files.
+# patched build with a pristine one, debian-configs.sh the objects of two
+# trees.
 KBUILD_STAMPS=(LOCALVERSION= KBUILD_BUILD_TIMESTAMP="Sat Jan  1 00:00:00 UTC 2000"
 	KBUILD_BUILD_USER=devkmem KBUILD_BUILD_HOST=build KBUILD_BUILD_VERSION=1)
 

@@ -8,9 +8,12 @@
 #    files the series changes, and each is build/linux's, mode included;
 #  - as shipped: after olddefconfig STRICT_DEVMEM is still y and DEVKMEM
 #    is offered nowhere (kconfig writes no line for a symbol it does not
-#    offer), and drivers/char/mem.o built with that config is the
-#    pristine tree's: text, data, bss and every symbol (nm). Only that
-#    object is built, before and after quilt push, in one O= folder
+#    offer), the .config is the pristine tree's line for line, and every
+#    object compiled from a C file the series touches or from a C file
+#    including a header it touches (touched_objects: mem.o, kcore.o,
+#    kcore.h's includers) keeps every section but the debug info
+#    (size -A) and every symbol (nm -S). Only those objects are built,
+#    before and after quilt push, in one O= folder
 #    (build/debian/obj/) that each config takes in turn: kbuild redoes
 #    what a new .config changes, and builds the host tools (objtool,
 #    scripts/) once, not once per config;
@@ -21,7 +24,9 @@
 #    must have a reason in the Kconfig files (scripts/kconfig-why.py);
 #    mem.o with and without DEVKMEM gives the device's cost;
 #  - the table in docs/distributions.md between the "debian-configs"
-#    markers is the one this run generates (--update-doc writes it).
+#    markers is the one this run generates (--update-doc writes it), and
+#    the cost sentence under it is in each cover letter and in
+#    docs/upstream.md.
 # Writes build/results/debian-configs/ (table.md, each config's
 # .diffconfig) and build/debian/.
 set -euo pipefail
