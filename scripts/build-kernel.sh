@@ -40,9 +40,12 @@ if [ ! -d "$O" ] && [ $only_config = 0 ] && [ -n "$seed" ] &&
 	# objtool's own build (tools/objtool) records its folder's absolute
 	# path in its .cmd files: point them at this folder, or objtool is
 	# built again and, newer than every object (each depends on it),
-	# makes kbuild compile them all again.
-	grep -rlIZ "$BUILD/$seed/" "$O.tmp/tools" |
-		xargs -0 -r sed -i "s|$BUILD/$seed/|$O/|g"
+	# makes kbuild compile them all again. (No tools/ on i386: 32-bit
+	# x86 has no objtool.)
+	if [ -d "$O.tmp/tools" ]; then
+		grep -rlIZ "$BUILD/$seed/" "$O.tmp/tools" |
+			xargs -0 -r sed -i "s|$BUILD/$seed/|$O/|g"
+	fi
 	mv "$O.tmp" "$O"
 fi
 mkdir -p "$O"
