@@ -43,7 +43,7 @@ if [ ! -d "$O" ] && [ $only_config = 0 ] && [ -n "$seed" ] &&
 	# makes kbuild compile them all again. (No tools/ on i386: 32-bit
 	# x86 has no objtool.)
 	if [ -d "$O.tmp/tools" ]; then
-		grep -rlIZ "$BUILD/$seed/" "$O.tmp/tools" |
+		{ grep -rlIZ "$BUILD/$seed/" "$O.tmp/tools" || true; } |
 			xargs -0 -r sed -i "s|$BUILD/$seed/|$O/|g"
 	fi
 	mv "$O.tmp" "$O"
