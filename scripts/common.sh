@@ -159,12 +159,13 @@ KBUILD_CC=(CC="ccache gcc" HOSTCC="ccache gcc"
 # ccache_rate LOG...: "H hits of N compilations (P%)" from ccache stats
 # logs (CCACHE_STATSLOG); "no compilation" when they count none. Each
 # entry starts with "# SOURCE"; kbuild's compiler tests (cc-option and
-# friends) compile /dev/null, which are not counted.
+# friends) compile /dev/null, which are not counted. A compilation that
+# CCACHE_RECACHE forced counts as a miss.
 ccache_rate() {
 	[ $# -gt 0 ] || set -- /dev/null
 	cat "$@" 2>/dev/null | awk '
 		/^# / { f = $2 } f == "/dev/null" { next }
-		/^(direct|preprocessed)_cache_hit$/ { h++ } /^cache_miss$/ { m++ }
+		/^(direct|preprocessed)_cache_hit$/ { h++ } /^(cache_miss|recache)$/ { m++ }
 		END { if (h + m == 0) print "no compilation"
 		      else printf "%d hits of %d compilations (%.0f%%)\n", h, h + m, 100 * h / (h + m) }'
 }
