@@ -189,6 +189,16 @@ linked() {
 	grep -qxF "$2" < <(cd "$BUILD/$1" 2>/dev/null && ar t "$(dirname "$2")/built-in.a" 2>/dev/null)
 }
 
+# syms OBJECT: nm -S (offset, size, type, name), by name; an initcall's
+# symbol carries the line of its *_initcall() in the file
+# (__initcall__kmod_mem__387_787_...), and the series moves
+# chr_dev_init down mem.c, so that number is masked. zero-cost.sh and
+# debian-configs.sh compare objects with it.
+syms() {
+	nm -S "$1" | sed -E 's/( __initcall__kmod_[A-Za-z0-9_]+__[0-9]+_)[0-9]+_/\1LINE_/' |
+		sort -k4
+}
+
 # sizes OBJECT: "text data bss" from size(1) (0 0 0 if there is no file)
 sizes() {
 	if [ -f "$1" ]; then

@@ -135,14 +135,6 @@ same() {
 		cmp -s <(syms "$1") <(syms "$2")
 }
 
-# syms OBJECT: nm, sorted by name. An initcall's symbol carries the line
-# of its *_initcall() in the file (__initcall__kmod_mem__387_787_...):
-# the series moves chr_dev_init down mem.c, so that number is masked.
-syms() {
-	nm -S "$1" | sed -E 's/( __initcall__kmod_[A-Za-z0-9_]+__[0-9]+_)[0-9]+_/\1LINE_/' |
-		sort -k4
-}
-
 {
 echo "TAP version 13"
 "$s/debian-patches.sh" > /dev/null

@@ -41,13 +41,6 @@ objdelta() {
 	echo "$t $d $b"
 }
 
-# syms OBJECT: nm -S, by name; an initcall's line number masked
-# (__initcall__kmod_mem__387_787_chr_dev_init: the series moves it).
-syms() {
-	nm -S "$1" | sed -E 's/( __initcall__kmod_[A-Za-z0-9_]+__[0-9]+_)[0-9]+_/\1LINE_/' |
-		sort -k4
-}
-
 bloat_total() {
 	sed -n 's/.*up\/down: \([0-9]*\)\/-\{0,1\}\([0-9]*\) (\(-\{0,1\}[0-9]*\))$/\3/p' "$1"
 }
