@@ -50,7 +50,7 @@ bench: kernels
 check:
 	@scripts/check-all.sh $(BASES)
 
-## clean: remove build/ except the unpacked trees (build/linux, build/6.12/linux)
+## clean: remove build/ and the O= folders kept for it (scripts/common.sh: KEEP), but the trees
 clean:
 	@$(call each,scripts/clean.sh)
 

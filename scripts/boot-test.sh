@@ -21,6 +21,7 @@
 # kmem-fuzz run: devkmem_test.seed=), BOOT_APPEND (more command line).
 set -euo pipefail
 . "$(dirname "$0")/common.sh"
+keep_lock
 s=$(dirname "$0")
 
 name=$1
@@ -35,7 +36,7 @@ read -r -a machine < <("$s/configs.sh" sets-table "$set" machine)
 [ ${#machine[@]} -gt 0 ] || machine=(-m 512 -smp 1)
 cpus=$(sed -n 's/.*-smp \([0-9]*\).*/\1/p' <<<"${machine[*]}")
 [ "$accel" = tcg ] && accel=tcg,thread=multi
-O=$BUILD/$name
+O=$KEEP/$name
 out=$RESULTS/$result
 mkdir -p "$out"
 rm -f "$out"/*

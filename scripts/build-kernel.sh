@@ -1,7 +1,8 @@
 #!/bin/bash
 # build-kernel.sh [--config] CONFIG
-# Make build/CONFIG/.config from tinyconfig plus the fragments listed for
-# CONFIG in kconfig-fragments/configs, check it, and build bzImage there
+# Make build/CONFIG/.config (a link to KEEP/CONFIG, kept between clones:
+# common.sh) from tinyconfig plus the fragments listed for CONFIG in
+# kconfig-fragments/configs, check it, and build bzImage there
 # (--config: stop after the .config; make lint's prefix walk builds it).
 # The .config is only replaced when its contents change, so an unchanged
 # config never triggers a rebuild; and it is not made again while what
@@ -12,6 +13,7 @@
 # through ccache (kmake, common.sh).
 set -euo pipefail
 . "$(dirname "$0")/common.sh"
+keep_lock
 s=$(dirname "$0")
 
 only_config=0
@@ -23,7 +25,7 @@ name=$1
 mapfile -t paths < <("$s/configs.sh" fragments "$name")
 [ ${#paths[@]} -gt 0 ] || exit 1
 
-O=$BUILD/$name
+O=$KEEP/$name
 # No folder yet, and its seed config (SEED_CONFIG) is built at this
 # tree's commit: start from a copy of the seed's, timestamps kept (cp -a:
 # a plain copy would be all new to make), without its .config key, so
@@ -31,11 +33,11 @@ O=$BUILD/$name
 # symbols changed (fixdep's include/config/ files).
 seed=${SEED_CONFIG[$name]:-}
 if [ ! -d "$O" ] && [ $only_config = 0 ] && [ -n "$seed" ] &&
-   [ -f "$BUILD/$seed/arch/x86/boot/bzImage" ] &&
-   [ "$(cat "$BUILD/$seed/.tree-head" 2>/dev/null)" = "$(git -C "$TREE" rev-parse HEAD)" ]; then
+   [ -f "$KEEP/$seed/arch/x86/boot/bzImage" ] &&
+   [ "$(cat "$KEEP/$seed/.tree-head" 2>/dev/null)" = "$(git -C "$TREE" rev-parse HEAD)" ]; then
 	echo "  SEED    $name from $seed"
 	rm -rf "$O.tmp"
-	cp -a "$BUILD/$seed" "$O.tmp"
+	cp -a "$KEEP/$seed" "$O.tmp"
 	rm -f "$O.tmp/.config.key" "$O.tmp/.tree-head"
 	# objtool's own build (tools/objtool) records its folder's absolute
 	# path in its .cmd files: point them at this folder, or objtool is
@@ -43,12 +45,13 @@ if [ ! -d "$O" ] && [ $only_config = 0 ] && [ -n "$seed" ] &&
 	# makes kbuild compile them all again. (No tools/ on i386: 32-bit
 	# x86 has no objtool.)
 	if [ -d "$O.tmp/tools" ]; then
-		{ grep -rlIZ "$BUILD/$seed/" "$O.tmp/tools" || true; } |
-			xargs -0 -r sed -i "s|$BUILD/$seed/|$O/|g"
+		{ grep -rlIZ "$KEEP/$seed/" "$O.tmp/tools" || true; } |
+			xargs -0 -r sed -i "s|$KEEP/$seed/|$O/|g"
 	fi
 	mv "$O.tmp" "$O"
 fi
 mkdir -p "$O"
+keep_link "$name"
 
 # inputs: what the .config is made from: the fragments, the tree's
 # Kconfig files (its commit and any change not committed), the arch, the

@@ -8,6 +8,7 @@
 # BUDGET=0 skips the rebuild-after-touching-mem.c measurement.
 set -euo pipefail
 . "$(dirname "$0")/common.sh"
+keep_lock
 s=$(dirname "$0")
 
 mkdir -p "$RESULTS"

@@ -21,7 +21,17 @@ base_build_dir() {
 
 SERIES_DIR=$(base_series_dir "$BASE")
 BUILD=$(base_build_dir "$BASE")
-TREE=$BUILD/linux
+# What is kept between clones: each queue's tree and the O= folder of
+# each of its configs live in KEEP (/var/cache/devkmem/work/<base>, or
+# $DEVKMEM_KEEP/<base>), not in build/, so that the clone after a session
+# (CI's) starts from the kernels the session built and kbuild compiles
+# again only what the series changed since. Their paths stay the same from
+# clone to clone, which kbuild's .cmd files need. build/linux and
+# build/<config> are links to them (tree.sh, build-kernel.sh). keep_lock
+# makes one clone at a time use them.
+KEEP_ROOT=${DEVKMEM_KEEP:-/var/cache/devkmem/work}
+KEEP=$KEEP_ROOT/$BASE
+TREE=$KEEP/linux
 RESULTS=$BUILD/results
 # For messages: where this queue lives, relative to the repository.
 SERIES_REL=${SERIES_DIR#"$TOP"/}
@@ -139,12 +149,13 @@ KBUILD_STAMPS=(LOCALVERSION= KBUILD_BUILD_TIMESTAMP="Sat Jan  1 00:00:00 UTC 200
 # Every kernel make of the tooling compiles through ccache (Debian's
 # package), its cache outside build/ so that a clone and "make clean"
 # keep it: the run after a session, or CI's run after it, compiles only
-# what changed. base_dir (the repository) turns the absolute paths of
-# the command line into paths relative to the O= folder, and hash_dir
-# off leaves that folder out of the hash: two clones in different
-# folders share their objects. KBUILD_STAMPS make the objects the same.
+# what changed. Every tree and O= folder of the tooling lies under
+# KEEP_ROOT: as base_dir, it turns the absolute paths of the command
+# line into paths relative to the O= folder, and hash_dir off leaves
+# that folder out of the hash: objects are shared between queues' and
+# Debian's folders alike. KBUILD_STAMPS make the objects the same.
 # Relative paths reach gcc as they are written, ../linux/mm/x.c for
-# build/linux/mm/x.c: kbuild's -fmacro-prefix-map=$(srctree)/= no longer
+# KEEP/linux/mm/x.c: kbuild's -fmacro-prefix-map=$(srctree)/= no longer
 # strips them from __FILE__, so KCFLAGS/KAFLAGS strip ../linux/ (every O=
 # folder of the tooling is the tree's sibling), and WARN()s and KUnit
 # say mm/x.c with or without ccache. CCACHE_DISABLE=1 compiles without
@@ -152,7 +163,7 @@ KBUILD_STAMPS=(LOCALVERSION= KBUILD_BUILD_TIMESTAMP="Sat Jan  1 00:00:00 UTC 200
 # for switching); CCACHE_DIR and CCACHE_MAXSIZE move and bound it.
 export CCACHE_DIR=${CCACHE_DIR:-/var/cache/devkmem/ccache}
 export CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-8G}
-export CCACHE_BASEDIR=$TOP CCACHE_NOHASHDIR=1
+export CCACHE_BASEDIR=$KEEP_ROOT CCACHE_NOHASHDIR=1
 KBUILD_CC=(CC="ccache gcc" HOSTCC="ccache gcc"
 	KCFLAGS=-fmacro-prefix-map=../linux/= KAFLAGS=-fmacro-prefix-map=../linux/=)
 
@@ -170,6 +181,28 @@ ccache_rate() {
 		      else printf "%d hits of %d compilations (%.0f%%)\n", h, h + m, 100 * h / (h + m) }'
 }
 
+# keep_lock: wait until no other clone uses this queue's KEEP, then hold
+# it until this script and its children are done (an inherited lock is
+# not taken again). Every script that builds in, or reads from, KEEP
+# calls it first.
+keep_lock() {
+	[ "${KEEP_LOCKED:-}" != "$KEEP" ] || return 0
+	mkdir -p "$KEEP"
+	exec {keep_fd}>> "$KEEP.lock"
+	if ! flock -n "$keep_fd"; then
+		echo "  WAIT    another clone is using $KEEP" >&2
+		flock "$keep_fd"
+	fi
+	export KEEP_LOCKED=$KEEP
+}
+
+# keep_link NAME: build/NAME, a link to KEEP/NAME, for people to look in.
+keep_link() {
+	mkdir -p "$BUILD"
+	[ -L "$BUILD/$1" ] || [ ! -e "$BUILD/$1" ] || rm -rf "${BUILD:?}/$1"
+	ln -sfn "$KEEP/$1" "$BUILD/$1"
+}
+
 # kmake NAME ARGS...: make in build/linux for config NAME (O=build/NAME),
 # with KBUILD_STAMPS and ccache. ARCH comes from the config's fragments
 # (scripts/configs.sh arch).
@@ -177,7 +210,7 @@ kmake() {
 	local name=$1 arch
 	shift
 	arch=$("$TOP/scripts/configs.sh" arch "$name")
-	make -C "$TREE" O="$BUILD/$name" ARCH="$arch" "${KBUILD_CC[@]}" "${KBUILD_STAMPS[@]}" "$@"
+	make -C "$TREE" O="$KEEP/$name" ARCH="$arch" "${KBUILD_CC[@]}" "${KBUILD_STAMPS[@]}" "$@"
 }
 
 # linked CONFIG OBJECT: build/CONFIG's last build put OBJECT (a path
@@ -186,7 +219,7 @@ kmake() {
 # builds can still lie in a reused folder.
 linked() {
 	# ar t names a thin archive's members relative to where it runs
-	grep -qxF "$2" < <(cd "$BUILD/$1" 2>/dev/null && ar t "$(dirname "$2")/built-in.a" 2>/dev/null)
+	grep -qxF "$2" < <(cd "$KEEP/$1" 2>/dev/null && ar t "$(dirname "$2")/built-in.a" 2>/dev/null)
 }
 
 # syms OBJECT: nm -S (offset, size, type, name), by name; an initcall's

@@ -4,7 +4,7 @@
 # "debian-configs" file names (package linux-config-<base>), as TAP:
 #  - make debian's quilt patches, pushed with "quilt push -a" onto the
 #    pristine tree unpacked again from the linux-source tarball
-#    (build/debian/linux), give build/linux: quilt touched exactly the
+#    (KEEP/debian/linux, common.sh), give build/linux: quilt touched exactly the
 #    files the series changes, and each is build/linux's, mode included;
 #  - as shipped: after olddefconfig STRICT_DEVMEM is still y and DEVKMEM
 #    is offered nowhere (kconfig writes no line for a symbol it does not
@@ -14,7 +14,7 @@
 #    kcore.h's includers) keeps every section but the debug info
 #    (size -A) and every symbol (nm -S). Only those objects are built,
 #    before and after quilt push, in one O= folder
-#    (build/debian/obj/) that each config takes in turn: kbuild redoes
+#    (KEEP/debian/obj/) that each config takes in turn: kbuild redoes
 #    what a new .config changes, and builds the host tools (objtool,
 #    scripts/) once, not once per config;
 #  - as a debug flavour: kconfig-fragments/debug-flavour.config merged
@@ -35,9 +35,10 @@ s=$(dirname "$0")
 
 pkg=$(config_package)
 out=$RESULTS/debian-configs
-deb=$BUILD/debian
-src=$deb/linux
-obj=$deb/obj
+deb=$BUILD/debian	# its quilt patches (debian-patches.sh)
+keep_lock
+src=$KEEP/debian/linux
+obj=$KEEP/debian/obj
 fragment=$FRAGMENTS/debug-flavour.config
 doc=$TOP/docs/distributions.md
 n=0
@@ -47,7 +48,7 @@ rm -f "$out"/*
 : > "$out/off-cost"
 : > "$out/differ"
 
-# dmake ARGS...: make in the unpacked tree, into build/debian/obj/
+# dmake ARGS...: make in the unpacked tree, into KEEP/debian/obj/
 dmake() {
 	make -C "$src" O="$obj" ARCH=x86_64 "${KBUILD_CC[@]}" "${KBUILD_STAMPS[@]}" "$@"
 }
@@ -138,7 +139,7 @@ same() {
 {
 echo "TAP version 13"
 "$s/debian-patches.sh" > /dev/null
-echo "  UNPACK  /usr/src/$(base_package).tar.xz -> $BUILD_REL/debian/linux"
+echo "  UNPACK  /usr/src/$(base_package).tar.xz -> $src"
 rm -rf "$src" "$obj"
 mkdir -p "$src" "$obj"
 tar -C "$src" --strip-components=1 -xJf "/usr/src/$(base_package).tar.xz"

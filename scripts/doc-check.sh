@@ -5,6 +5,7 @@
 # devices.txt marks 1:2 deprecated. Writes build/results/docs/.
 set -euo pipefail
 . "$(dirname "$0")/common.sh"
+keep_lock
 
 out=$RESULTS/docs
 mkdir -p "$out"

@@ -1,11 +1,12 @@
 #!/bin/bash
 # Write the commits of the queue's tree (build/linux for series/,
-# build/<base>/linux for series-<base>/; base..HEAD) back to the queue as
-# git format-patch files, one per commit, named after their subject
-# without a number, with each commit's git note as the reviewers' notes
-# below "---", and update the patch names in its series file while keeping
-# its comments, banners and a patch line's own comment (an "only-here:"
-# reason, scripts/lint-queues.sh) in place. The 0000-cover-letter.patch is
+# build/<base>/linux for series-<base>/: links to KEEP/linux, common.sh;
+# base..HEAD) back to the queue as git format-patch files, one per
+# commit, named after their subject without a number, with each
+# commit's git note as the reviewers' notes below "---", and update the
+# patch names in its series file while keeping its comments, banners and
+# a patch line's own comment (an "only-here:" reason,
+# scripts/lint-queues.sh) in place. The 0000-cover-letter.patch is
 # regenerated around its subject and blurb (edit those by hand there):
 # shortlog, diffstat, base-commit and the To/Cc lines that the tree's
 # scripts/get_maintainer.pl gives for the series. Output is stable:
@@ -15,7 +16,13 @@
 set -euo pipefail
 . "$(dirname "$0")/common.sh"
 
+keep_lock
 [ -d "$TREE/.git" ] || die "no $BUILD_REL/linux; run 'make tree' first"
+# The tree is shared by the clones of this machine (KEEP, common.sh):
+# export only a tree this clone applied.
+read -r _ _ owner < "$KEEP/linux.applied" 2>/dev/null || true
+[ "${owner:-$TOP}" = "$TOP" ] ||
+	die "$TREE holds $owner's queue; run 'make tree' here first"
 dirty=$(git -C "$TREE" status --porcelain --untracked-files=no)
 [ -z "$dirty" ] || die "$BUILD_REL/linux has uncommitted changes; commit them first"
 

@@ -96,4 +96,4 @@ list=$BUILD/initramfs/$name.list
 		fi
 	done
 } > "$list"
-"$BUILD/$name/usr/gen_init_cpio" "$list" > "$img"
+"$KEEP/$name/usr/gen_init_cpio" "$list" > "$img"

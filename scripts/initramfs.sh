@@ -13,10 +13,11 @@
 # programs on this host).
 set -euo pipefail
 . "$(dirname "$0")/common.sh"
+keep_lock
 s=$(dirname "$0")
 
 name=$1
-O=$BUILD/$name
+O=$KEEP/$name
 [ -f "$O/System.map" ] || die "$name: no build/$name/System.map; run 'make'"
 arch=$("$s/configs.sh" arch "$name")
 cc=$(arch_cc "$arch")

@@ -10,6 +10,7 @@
 # Writes build/results/lint-checkpatch/.
 set -euo pipefail
 . "$(dirname "$0")/common.sh"
+keep_lock
 
 out=$RESULTS/lint-checkpatch
 mkdir -p "$out"

@@ -9,6 +9,7 @@
 # Writes build/results/lint-form/.
 set -euo pipefail
 . "$(dirname "$0")/common.sh"
+keep_lock
 s=$(dirname "$0")
 
 out=$RESULTS/lint-form

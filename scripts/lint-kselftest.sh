@@ -9,6 +9,7 @@
 # build/results/lint-kselftest/.
 set -euo pipefail
 . "$(dirname "$0")/common.sh"
+keep_lock
 
 out=$RESULTS/lint-kselftest
 rm -rf "$out"

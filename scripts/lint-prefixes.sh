@@ -26,6 +26,7 @@
 # Writes build/results/lint-prefixes/.
 set -euo pipefail
 . "$(dirname "$0")/common.sh"
+keep_lock
 s=$(dirname "$0")
 
 out=$RESULTS/lint-prefixes
@@ -50,10 +51,10 @@ done
 # config at every prefix. LINT_FRESH=1 walks anyway.
 built=1
 for c in "${all[@]}"; do
-	[ -f "$BUILD/$c/arch/x86/boot/bzImage" ] || built=0
+	[ -f "$KEEP/$c/arch/x86/boot/bzImage" ] || built=0
 done
 key=$( { git -C "$TREE" rev-parse HEAD; cat "$0" "$s/common.sh"
-	for c in "${all[@]}"; do cat "$BUILD/$c/.config"; done
+	for c in "${all[@]}"; do cat "$KEEP/$c/.config"; done
 	gcc --version | head -1; } | sha256sum | cut -c1-16)
 if [ "${LINT_FRESH:-0}" != 1 ] && [ $built = 1 ] && [ -f "$out/key" ] &&
    [ "$(cat "$out/key")" = "$key" ] &&
@@ -69,7 +70,7 @@ mkdir -p "$out"
 branch=$(git -C "$TREE" symbolic-ref --short HEAD)
 head=$(git -C "$TREE" rev-parse HEAD)
 for c in "${all[@]}"; do
-	cp -p "$BUILD/$c/.config" "$out/$c.config"
+	cp -p "$KEEP/$c/.config" "$out/$c.config"
 done
 # The series' C files that kbuild compiles (mem_kunit.c is #included):
 # those of them the first config links at the base (objects()), for
@@ -96,7 +97,7 @@ dependents() {
 	[ $# -gt 0 ] || return 0
 	re=$(for f in "$@"; do printf '%s\n' "$f"; done |
 		sed -e 's/[.[\*^$]/\\&/g' -e 's|^|/linux/|' | paste -sd'|')
-	(cd "$BUILD/$c" && grep -rlE --include='.*.o.cmd' "($re)([[:space:]\\]|\$)" . || true) |
+	(cd "$KEEP/$c" && grep -rlE --include='.*.o.cmd' "($re)([[:space:]\\]|\$)" . || true) |
 		sed -e 's|^\./||' -e 's|\.cmd$||' -e 's|\(.*/\)\{0,1\}\.\([^/]*\)$|\1\2|' |
 		sort | while read -r o; do
 			if linked "$c" "$o"; then echo "$o"; fi
@@ -124,7 +125,7 @@ restore() {
 	git -C "$TREE" am --abort >/dev/null 2>&1 || true
 	git -C "$TREE" checkout -q -f "$branch"
 	for c in "${all[@]}"; do
-		[ -f "$out/$c.config" ] && cp -p "$out/$c.config" "$BUILD/$c/.config"
+		[ -f "$out/$c.config" ] && cp -p "$out/$c.config" "$KEEP/$c/.config"
 	done
 }
 trap restore EXIT
@@ -132,7 +133,7 @@ trap restore EXIT
 # Warnings of a log, without line numbers and build paths, one per line.
 warnings() {
 	grep -E '(warning|error):' "$1" |
-		sed -E -e "s|$BUILD/[^/]+/||g" -e "s|$TREE/||g" \
+		sed -E -e "s|$KEEP/[^/]+/||g" \
 		       -e 's/:[0-9]+(:[0-9]+)?:/:/' | sort || true
 }
 
@@ -142,8 +143,8 @@ warnings() {
 # olddefconfig would, without a make run of its own; its kconfig
 # warnings go to the build's log.
 prepare() {
-	cp "$out/$1.config" "$BUILD/$1/.config"
-	[ $# -eq 1 ] || "$TREE/scripts/config" --file "$BUILD/$1/.config" "${@:2}"
+	cp "$out/$1.config" "$KEEP/$1/.config"
+	[ $# -eq 1 ] || "$TREE/scripts/config" --file "$KEEP/$1/.config" "${@:2}"
 }
 
 # build LABEL CONFIG [CONFIG-EDIT...]: bzImage at the base and the series
@@ -172,9 +173,9 @@ sparse() {
 # LABEL-CONFIG.vmlinux and LABEL-CONFIG.<path-of-object>.
 keep() {
 	local o
-	cp "$BUILD/$2/vmlinux" "$out/$1-$2.vmlinux"
+	cp "$KEEP/$2/vmlinux" "$out/$1-$2.vmlinux"
 	while read -r o; do
-		! linked "$2" "$o" || cp "$BUILD/$2/$o" "$out/$1-$2.${o//\//-}"
+		! linked "$2" "$o" || cp "$KEEP/$2/$o" "$out/$1-$2.${o//\//-}"
 	done < "$out/$2.objects"
 }
 
@@ -185,7 +186,7 @@ w1() {
 	shift 2
 	: > "$out/$label-$c.w1"
 	# Compiled again even where nothing changed, so that its warnings show.
-	[ $# -eq 0 ] || (cd "$BUILD/$c" && rm -f "$@")
+	[ $# -eq 0 ] || (cd "$KEEP/$c" && rm -f "$@")
 	[ $# -eq 0 ] || kmake "$c" -s -j"$(nproc)" W=1 "$@" > "$out/$label-$c.w1" 2>&1 || return 1
 	warnings "$out/$label-$c.w1" > "$out/$label-$c.w1.warnings"
 }
@@ -207,8 +208,8 @@ check_step() {
 		if [ $full = 1 ] || printf '%s\n' "$@" | grep -q 'Kconfig'; then
 			prepare "$c" && kmake "$c" -s syncconfig > "$out/$label-$c.kconfig" 2>&1 || rc=$?
 			[ $rc -ne 0 ] || [ $full = 1 ] ||
-				cmp -s "$BUILD/$c/include/config/auto.conf" "$out/$c.auto.conf" || full=1
-			[ $rc -ne 0 ] || cp "$BUILD/$c/include/config/auto.conf" "$out/$c.auto.conf"
+				cmp -s "$KEEP/$c/include/config/auto.conf" "$out/$c.auto.conf" || full=1
+			[ $rc -ne 0 ] || cp "$KEEP/$c/include/config/auto.conf" "$out/$c.auto.conf"
 		fi
 		[ $rc -ne 0 ] || [ $full = 1 ] || ! relinks "$@" || full=1
 		# The objects the patch's files are compiled into, with W=1.
@@ -220,7 +221,7 @@ check_step() {
 		# ... or need a symbol the last vmlinux linked does not define
 		# (patch 6 is the first to call kcore_pfn_is_ram() from mem.o).
 		if [ $rc -eq 0 ] && [ $full = 0 ] && [ ${#mine[@]} -gt 0 ] &&
-		   (cd "$BUILD/$c" && nm -u "${mine[@]}") | awk 'NF == 2 { print $2 }' |
+		   (cd "$KEEP/$c" && nm -u "${mine[@]}") | awk 'NF == 2 { print $2 }' |
 		   sort -u | comm -23 - "$out/$c.defined" | grep -q .; then
 			full=1
 		fi
@@ -236,7 +237,7 @@ check_step() {
 			build "$label" "$c" || rc=$?
 			cat "$out/$label-$c.kconfig" >> "$out/$label-$c.log"
 			# What this vmlinux defines, for the check above.
-			[ $rc -ne 0 ] || nm "$BUILD/$c/vmlinux" | awk 'NF == 3 { print $3 }' |
+			[ $rc -ne 0 ] || nm "$KEEP/$c/vmlinux" | awk 'NF == 3 { print $3 }' |
 				sort -u > "$out/$c.defined"
 		fi
 		[[ " ${ends[*]} " != *" $c "* ]] || ends_time=$((ends_time + SECONDS - t))

@@ -9,6 +9,7 @@
 # build/results/menuconfig/.
 set -euo pipefail
 . "$(dirname "$0")/common.sh"
+keep_lock
 
 out=$RESULTS/menuconfig
 mkdir -p "$out"
@@ -55,7 +56,7 @@ keys() {
 start() {	# start NAME [CONFIG-FILE]: menuconfig on build/NAME/.config or CONFIG-FILE
 	local dir=$BUILD/menuconfig/$1
 	mkdir -p "$dir"
-	cp "${2:-$BUILD/$1/.config}" "$dir/.config"
+	cp "${2:-$KEEP/$1/.config}" "$dir/.config"
 	stop
 	tmux new-session -d -s "$session" -x 150 -y 50 \
 		"make -C '$TREE' O='$dir' ARCH=x86_64 menuconfig"

@@ -1,17 +1,22 @@
 #!/bin/bash
 # Unpack the queue's Debian kernel source (linux-source-6.1 for series/,
-# the package its base-version names for series-<base>/) into
-# build/linux (build/<base>/linux) as a git repository (tag "base" =
-# pristine tree) and apply the queue on top with git am, one commit per
-# patch, each with its reviewers' notes as a git note. Re-applies only
-# when the queue changed; refuses to throw away commits or edits made in
-# the tree that were not exported.
+# the package its base-version names for series-<base>/) into KEEP/linux
+# (common.sh; build/linux, build/<base>/linux link to it) as a git
+# repository (tag "base" = pristine tree) and apply the queue on top with
+# git am, one commit per patch, each with its reviewers' notes as a git
+# note. Re-applies only when the queue changed, and then only the
+# files the old and the new queue change are written again (git reset
+# --hard base, git am), so that kbuild recompiles what depends on those
+# alone; refuses to throw away commits or edits made in the tree that
+# were not exported, whichever clone made them.
 set -euo pipefail
 . "$(dirname "$0")/common.sh"
 
 PKG=$(base_package)
 TARBALL=/usr/src/$PKG.tar.xz
-STAMP=$BUILD/linux.applied	# "<series hash> <HEAD after apply>"
+STAMP=$KEEP/linux.applied	# "<series hash> <HEAD after apply> <clone>"
+keep_lock
+keep_link linux
 
 read -r _ want < <(sed -e '/^#/d' "$SERIES_DIR/base-version")
 have=$(dpkg-query -W -f='${Version}' "$PKG")
@@ -20,7 +25,7 @@ if [ "$have" != "$want" ]; then
 fi
 
 if [ ! -d "$TREE/.git" ]; then
-	echo "  UNPACK  $TARBALL -> $BUILD_REL/linux"
+	echo "  UNPACK  $TARBALL -> $TREE"
 	rm -rf "$TREE" "$STAMP"
 	mkdir -p "$TREE"
 	tar -C "$TREE" --strip-components=1 -xJf "$TARBALL"
@@ -37,22 +42,24 @@ head=$(git -C "$TREE" rev-parse HEAD)
 
 # After make export: record that the tree matches series/ as it is now.
 if [ "${1:-}" = --stamp ]; then
-	echo "$series_hash $head" > "$STAMP"
+	echo "$series_hash $head $TOP" > "$STAMP"
 	exit 0
 fi
 
 if [ -f "$STAMP" ]; then
-	read -r old_hash old_head < "$STAMP"
+	read -r old_hash old_head owner < "$STAMP"
 	if [ "$old_hash" = "$series_hash" ] && [ "$old_head" = "$head" ]; then
+		# The same queue, applied by another clone: this one's now.
+		[ "$owner" = "$TOP" ] || echo "$series_hash $head $TOP" > "$STAMP"
 		echo "  TREE    $BUILD_REL/linux up to date with $SERIES_REL/"
 		exit 0
 	fi
 	dirty=$(git -C "$TREE" status --porcelain --untracked-files=no)
 	if { [ "$old_head" != "$head" ] || [ -n "$dirty" ]; } &&
 	   [ "${FORCE:-0}" != 1 ]; then
-		die "$BUILD_REL/linux has commits or edits not in $SERIES_REL/;" \
-		    "run 'make export' to keep them or 'make tree FORCE=1'" \
-		    "to discard them"
+		die "$TREE has commits or edits not in ${owner:-$TOP}'s" \
+		    "$SERIES_REL/; run 'make export' there to keep them or" \
+		    "'make tree FORCE=1' to discard them"
 	fi
 fi
 
@@ -80,5 +87,5 @@ while read -r p; do
 	fi
 	n=$((n + 1))
 done < <(series_patches)
-echo "$series_hash $(git -C "$TREE" rev-parse HEAD)" > "$STAMP"
+echo "$series_hash $(git -C "$TREE" rev-parse HEAD) $TOP" > "$STAMP"
 echo "  TREE    $BUILD_REL/linux: $PKG + $n patches"

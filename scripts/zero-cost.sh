@@ -12,6 +12,7 @@
 # Writes build/results/zero-cost/.
 set -euo pipefail
 . "$(dirname "$0")/common.sh"
+keep_lock
 s=$(dirname "$0")
 
 in=$RESULTS/lint-prefixes
@@ -32,7 +33,7 @@ objdelta() {
 		if [ -n "$new" ]; then
 			read -r t1 d1 b1 < <(sizes "$in/$new-$c.${o//\//-}")
 		elif linked "$c" "$o"; then
-			read -r t1 d1 b1 < <(sizes "$BUILD/$c/$o")
+			read -r t1 d1 b1 < <(sizes "$KEEP/$c/$o")
 		else
 			t1=0 d1=0 b1=0
 		fi
@@ -53,11 +54,11 @@ for c in "${LINT_CONFIGS[@]}" $(lint_ends_configs); do
 		point FAIL "$c: no pristine build (lint-prefixes.sh did not make one)"
 		continue
 	fi
-	"$TREE/scripts/bloat-o-meter" "$base" "$BUILD/$c/vmlinux" \
+	"$TREE/scripts/bloat-o-meter" "$base" "$KEEP/$c/vmlinux" \
 		> "$out/$c.bloat" 2>&1 || true
 	if [ "$("$s/configs.sh" sets "$c" | head -1)" = off ]; then
 		if diff <(size -A "$base" | sed 1d) \
-			<(size -A "$BUILD/$c/vmlinux" | sed 1d) > "$out/$c.sections"; then
+			<(size -A "$KEEP/$c/vmlinux" | sed 1d) > "$out/$c.sections"; then
 			point OK "$c: every section of vmlinux is its pristine size (size -A; size: $(sizes "$base"))"
 		else
 			point FAIL "$c: vmlinux sections differ from the pristine build"
@@ -78,9 +79,9 @@ for c in "${LINT_CONFIGS[@]}" $(lint_ends_configs); do
 		grep -qx drivers/char/mem.o "$in/$c.objects" || bad+=("(no drivers/char/mem.o)")
 		while read -r o; do
 			f=$in/base-$c.${o//\//-}
-			if ! diff <(size -A "$f" | sed 1d) <(size -A "$BUILD/$c/$o" | sed 1d) \
+			if ! diff <(size -A "$f" | sed 1d) <(size -A "$KEEP/$c/$o" | sed 1d) \
 				> "$out/$c.${o//\//-}.sections" ||
-			   ! diff <(syms "$f") <(syms "$BUILD/$c/$o") >> "$out/$c.${o//\//-}.sections"; then
+			   ! diff <(syms "$f") <(syms "$KEEP/$c/$o") >> "$out/$c.${o//\//-}.sections"; then
 				bad+=("$o")
 			fi
 		done < "$in/$c.objects"
