@@ -1,6 +1,7 @@
 # Thin driver for the /dev/kmem series; the work is done by scripts/.
 # "make help" lists the targets. Everything generated goes to build/,
-# but the compiler cache (/var/cache/devkmem/ccache: scripts/common.sh).
+# but what is kept between clones: the compiler cache and the trees and
+# O= folders (/var/cache/devkmem/: scripts/common.sh, KEEP).
 # Two queues: series/ on Debian's linux-source-6.1 (build/) and
 # series-6.12/ on linux-source-6.12 (build/6.12/). Every target runs for
 # each queue; BASE=6.1 or BASE=6.12 picks one.
@@ -50,7 +51,7 @@ bench: kernels
 check:
 	@scripts/check-all.sh $(BASES)
 
-## clean: remove build/ and the O= folders kept for it (scripts/common.sh: KEEP), but the trees
+## clean: remove build/ and the configs' O= folders kept for every clone (KEEP), not the trees
 clean:
 	@$(call each,scripts/clean.sh)
 

@@ -5,6 +5,8 @@
 # are the result; the absolute numbers under TCG mean little.
 set -euo pipefail
 . "$(dirname "$0")/common.sh"
+keep_lock
+keep_mine
 s=$(dirname "$0")
 
 # A loaded host makes the guest's TSC calibration against the PIT fail,

@@ -3,6 +3,8 @@
 # selects, boot each of its sets and add up the results.
 set -euo pipefail
 . "$(dirname "$0")/common.sh"
+keep_lock
+keep_mine
 s=$(dirname "$0")
 
 st=0

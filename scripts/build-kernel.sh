@@ -57,7 +57,7 @@ keep_link "$name"
 # Kconfig files (its commit and any change not committed), the arch, the
 # tools kconfig asks for their versions, and the scripts that make it.
 inputs() {
-	{ printf '%s\n' "${paths[@]}"; cat "${paths[@]}"
+	{ printf '%s\n' "${paths[@]#"$TOP"/}"; cat "${paths[@]}"
 	  git -C "$TREE" rev-parse HEAD
 	  git -C "$TREE" diff HEAD -- ':(glob)**/Kconfig*'
 	  "$s/configs.sh" arch "$name"

@@ -44,7 +44,18 @@ stage packages "$s/install-deps.sh"
 stage tree "$s/tree.sh"
 stage docs run_check docs "$s/doc-check.sh" || true
 
+# A config that make lint walks and whose folder was built before (kept
+# between clones: common.sh, KEEP) is built after the walk, which leaves
+# it built at the series: before, it would be compiled and linked at the
+# series once more for nothing. An unbuilt one is built first, so that
+# the walk starts from its objects, and devkmem-off from devkmem-on's.
+walked=" ${LINT_CONFIGS[*]} $(lint_ends_configs | xargs) "
+after=()
 for c in "${configs[@]}"; do
+	if [[ $walked == *" $c "* ]] && [ -f "$KEEP/$c/arch/x86/boot/bzImage" ]; then
+		after+=("$c")
+		continue
+	fi
 	stage "build:$c" "$s/build-kernel.sh" "$c"
 done
 # make lint after the builds: its walk then starts from the folders
@@ -54,6 +65,9 @@ done
 # check is counted from its summary (summary.sh, at the end); it must
 # not stop the boots.
 stage lint "$s/lint.sh" || true
+for c in "${after[@]}"; do
+	stage "build:$c" "$s/build-kernel.sh" "$c"
+done
 
 # Debian's own configs, where the queue names them (series/debian-configs)
 debian=()

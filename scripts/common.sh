@@ -29,7 +29,7 @@ BUILD=$(base_build_dir "$BASE")
 # clone to clone, which kbuild's .cmd files need. build/linux and
 # build/<config> are links to them (tree.sh, build-kernel.sh). keep_lock
 # makes one clone at a time use them.
-KEEP_ROOT=${DEVKMEM_KEEP:-/var/cache/devkmem/work}
+KEEP_ROOT=$(realpath -m "${DEVKMEM_KEEP:-/var/cache/devkmem/work}")
 KEEP=$KEEP_ROOT/$BASE
 TREE=$KEEP/linux
 RESULTS=$BUILD/results
@@ -182,28 +182,55 @@ ccache_rate() {
 }
 
 # keep_lock: wait until no other clone uses this queue's KEEP, then hold
-# it until this script and its children are done (an inherited lock is
-# not taken again). Every script that builds in, or reads from, KEEP
-# calls it first.
+# it until this script and its children are done: a child finds the
+# lock's file open on the descriptor KEEP_LOCK_FD names and does not take
+# it again. Every script that builds in, or reads from, KEEP calls it
+# first; a long-lived process started under it (tmux) gets the
+# descriptor closed ({KEEP_LOCK_FD}>&-).
 keep_lock() {
-	[ "${KEEP_LOCKED:-}" != "$KEEP" ] || return 0
-	mkdir -p "$KEEP"
-	exec {keep_fd}>> "$KEEP.lock"
-	if ! flock -n "$keep_fd"; then
-		echo "  WAIT    another clone is using $KEEP" >&2
-		flock "$keep_fd"
+	if [ -n "${KEEP_LOCK_FD:-}" ] &&
+	   [ "$(readlink "/proc/$$/fd/$KEEP_LOCK_FD" 2>/dev/null)" = "$KEEP.lock" ]; then
+		return 0
 	fi
-	export KEEP_LOCKED=$KEEP
+	mkdir -p "$KEEP"
+	exec {KEEP_LOCK_FD}>> "$KEEP.lock"
+	if ! flock -n "$KEEP_LOCK_FD"; then
+		echo "  WAIT    another clone is using $KEEP" >&2
+		flock "$KEEP_LOCK_FD"
+	fi
+	export KEEP_LOCK_FD
+}
+
+# keep_mine: die unless this clone applied the kept tree (tree.sh's
+# stamp): what is built there is then this clone's queue.
+keep_mine() {
+	local owner=
+	[ ! -f "$KEEP/linux.applied" ] || read -r _ _ owner < "$KEEP/linux.applied"
+	[ "$owner" = "$TOP" ] ||
+		die "$TREE holds ${owner:-no} clone's queue; run 'make' here first"
 }
 
 # keep_link NAME: build/NAME, a link to KEEP/NAME, for people to look in.
+# A folder of the layout before KEEP goes; a tree, only if it has nothing
+# that was not exported.
 keep_link() {
+	local d=$BUILD/$1 old=
 	mkdir -p "$BUILD"
-	[ -L "$BUILD/$1" ] || [ ! -e "$BUILD/$1" ] || rm -rf "${BUILD:?}/$1"
-	ln -sfn "$KEEP/$1" "$BUILD/$1"
+	if [ -d "$d" ] && [ ! -L "$d" ]; then
+		if [ -d "$d/.git" ]; then
+			[ ! -f "$BUILD/linux.applied" ] || read -r _ old < "$BUILD/linux.applied"
+			[ "$old" = "$(git -C "$d" rev-parse HEAD)" ] &&
+			   [ -z "$(git -C "$d" status --porcelain --untracked-files=no)" ] ||
+				die "$d has commits or edits not in $SERIES_REL/;" \
+				    "export them or remove it (it is now $KEEP/$1)"
+			rm -f "$BUILD/linux.applied"
+		fi
+		rm -rf "$d"
+	fi
+	ln -sfn "$KEEP/$1" "$d"
 }
 
-# kmake NAME ARGS...: make in build/linux for config NAME (O=build/NAME),
+# kmake NAME ARGS...: make in KEEP/linux for config NAME (O=KEEP/NAME),
 # with KBUILD_STAMPS and ccache. ARCH comes from the config's fragments
 # (scripts/configs.sh arch).
 kmake() {

@@ -3,9 +3,10 @@
 # The series against Debian's own kernel configs, the ones the queue's
 # "debian-configs" file names (package linux-config-<base>), as TAP:
 #  - make debian's quilt patches, pushed with "quilt push -a" onto the
-#    pristine tree unpacked again from the linux-source tarball
-#    (KEEP/debian/linux, common.sh), give build/linux: quilt touched exactly the
-#    files the series changes, and each is build/linux's, mode included;
+#    pristine tree from the linux-source tarball (a hard-linked copy,
+#    KEEP/debian/linux, of KEEP/debian/pristine: common.sh), give
+#    build/linux: quilt touched exactly the files the series changes,
+#    and each is build/linux's, mode included;
 #  - as shipped: after olddefconfig STRICT_DEVMEM is still y and DEVKMEM
 #    is offered nowhere (kconfig writes no line for a symbol it does not
 #    offer), the .config is the pristine tree's line for line, and every
@@ -139,10 +140,28 @@ same() {
 {
 echo "TAP version 13"
 "$s/debian-patches.sh" > /dev/null
-echo "  UNPACK  /usr/src/$(base_package).tar.xz -> $src"
-rm -rf "$src" "$obj"
-mkdir -p "$src" "$obj"
-tar -C "$src" --strip-components=1 -xJf "/usr/src/$(base_package).tar.xz"
+# The pristine tree: unpacked once per package version into
+# KEEP/debian/pristine, and each run a hard-linked copy of it (patch(1),
+# under quilt, writes a new file and renames it: the link breaks and the
+# pristine copy stays as it was; checked here against the base commit).
+# Its files keep their dates, so the O= folder, kept too, is built again
+# only where a config or the series changes it.
+pristine=$KEEP/debian/pristine
+tarball=/usr/src/$(base_package).tar.xz
+stamp=$(dpkg-query -W -f='${Version}' "$(base_package)")
+if [ "$(cat "$pristine.stamp" 2>/dev/null)" != "$stamp" ] ||
+   ! git -C "$TREE" diff --name-only --diff-filter=M base HEAD | while read -r f; do
+	git -C "$TREE" show "base:$f" | cmp -s - "$pristine/$f" || exit 1
+   done; then
+	echo "  UNPACK  $tarball -> $pristine"
+	rm -rf "$pristine" "$pristine.stamp" "$obj"
+	mkdir -p "$pristine"
+	tar -C "$pristine" --strip-components=1 -xJf "$tarball"
+	echo "$stamp" > "$pristine.stamp"
+fi
+rm -rf "$src"
+cp -al "$pristine" "$src"
+mkdir -p "$obj"
 
 # The pristine tree, each config as shipped.
 mapfile -t objects < <(touched_objects | sort -u)

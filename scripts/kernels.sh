@@ -4,6 +4,8 @@
 set -euo pipefail
 . "$(dirname "$0")/common.sh"
 s=$(dirname "$0")
+keep_lock
+"$s/tree.sh"
 
 mapfile -t configs < <("$s/configs.sh" names)
 for c in "${configs[@]}"; do

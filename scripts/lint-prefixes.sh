@@ -125,7 +125,8 @@ restore() {
 	git -C "$TREE" am --abort >/dev/null 2>&1 || true
 	git -C "$TREE" checkout -q -f "$branch"
 	for c in "${all[@]}"; do
-		[ -f "$out/$c.config" ] && cp -p "$out/$c.config" "$KEEP/$c/.config"
+		# newer than auto.conf: the next build runs syncconfig
+		[ -f "$out/$c.config" ] && cp "$out/$c.config" "$KEEP/$c/.config"
 	done
 }
 trap restore EXIT

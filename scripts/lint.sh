@@ -13,6 +13,8 @@ if [ "${1:-}" = names ]; then
 	printf '%s\n' "${checks[@]}"
 	exit 0
 fi
+keep_lock
+"$s/tree.sh" > /dev/null
 st=0
 for c in "${checks[@]}"; do
 	t0=$SECONDS

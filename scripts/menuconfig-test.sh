@@ -58,8 +58,9 @@ start() {	# start NAME [CONFIG-FILE]: menuconfig on build/NAME/.config or CONFIG
 	mkdir -p "$dir"
 	cp "${2:-$KEEP/$1/.config}" "$dir/.config"
 	stop
+	# tmux's server outlives this script: not with KEEP's lock open.
 	tmux new-session -d -s "$session" -x 150 -y 50 \
-		"make -C '$TREE' O='$dir' ARCH=x86_64 menuconfig"
+		"make -C '$TREE' O='$dir' ARCH=x86_64 menuconfig" {KEEP_LOCK_FD}>&-
 	wait_for "Kernel Configuration" "$1-main"
 }
 
