@@ -20,9 +20,7 @@ keep_lock
 [ -d "$TREE/.git" ] || die "no $BUILD_REL/linux; run 'make tree' first"
 # The tree is shared by the clones of this machine (KEEP, common.sh):
 # export only a tree this clone applied.
-read -r _ _ owner < "$KEEP/linux.applied" 2>/dev/null || true
-[ "${owner:-$TOP}" = "$TOP" ] ||
-	die "$TREE holds $owner's queue; run 'make tree' here first"
+keep_mine
 dirty=$(git -C "$TREE" status --porcelain --untracked-files=no)
 [ -z "$dirty" ] || die "$BUILD_REL/linux has uncommitted changes; commit them first"
 
