@@ -15,7 +15,8 @@
 # The boot fails when it does not reach the end marker in time, when the
 # kernel printed an oops, a BUG, a WARNING, a call trace or an ACPI
 # error (a device left without its interrupt route), when a set
-# booted with -smp N did not bring up N CPUs, or when a QMP request failed.
+# booted with -smp N did not bring up N CPUs, when an x86_64 kernel
+# booted without PAT, or when a QMP request failed.
 # Environment: ACCEL=tcg (default; kvm is opt-in, it hangs here),
 # BOOT_TIMEOUT (seconds; default: the set's), FUZZ_SEED (replays a
 # kmem-fuzz run: devkmem_test.seed=), BOOT_APPEND (more command line).
@@ -41,7 +42,7 @@ out=$RESULTS/$result
 mkdir -p "$out"
 rm -f "$out"/*
 # devkmem_test.qmp=1: qmp-watch.sh answers the guest's host requests.
-append="console=ttyS0 panic=-1 oops=panic nokaslr devkmem_test.set=$set"
+append="console=ttyS0 panic=-1 oops=panic devkmem_test.set=$set"
 append+=" devkmem_test.qmp=1"
 append+=${cmdline:+ $cmdline}
 append+=${FUZZ_SEED:+ devkmem_test.seed=$FUZZ_SEED}
@@ -95,6 +96,13 @@ fi
 if [ -n "$cpus" ] && [ "$cpus" -gt 1 ] &&
    ! grep -q "smp: Brought up .* $cpus CPUs" "$out/serial.log"; then
 	problem=${problem:-"booted with -smp $cpus, the kernel brought up fewer CPUs"}
+fi
+# x86_64 kernels are built with distro.config: PAT must be on, or mmap
+# is tested on a memory-type policy no distribution kernel has. A kernel
+# without PAT prints the line too, with WB/WT/UC- only.
+if [ "$arch" = x86_64 ] &&
+   ! grep -q 'x86/PAT: Configuration \[0-7\]:.* WC ' "$out/serial.log"; then
+	problem=${problem:-"PAT is off (no x86/PAT configuration with WC on the console)"}
 fi
 qmp_err=$(grep -m1 '^qmp-watch: error' "$out/qmp.log" || true)
 [ -n "$qmp_err" ] && problem=${problem:-$qmp_err}

@@ -78,7 +78,7 @@ make_config() {
 	"$TREE/scripts/kconfig/merge_config.sh" -m -O "$O" "$O/.config" "${paths[@]}" \
 		>"$O/merge_config.log"
 	kmake "$name" -s olddefconfig
-	if ! "$s/config-check.sh" "$O/.config" "${paths[@]}"; then
+	if ! "$s/config-check.sh" --tree "$TREE" "$O/.config" "${paths[@]}"; then
 		die "$name: .config does not match kconfig-fragments (see above)"
 	fi
 	if [ -f "$prev" ] && cmp -s "$prev" "$O/.config"; then

@@ -43,6 +43,7 @@ mapfile -t configs < <("$s/configs.sh" names)
 stage packages "$s/install-deps.sh"
 stage tree "$s/tree.sh"
 stage docs run_check docs "$s/doc-check.sh" || true
+stage distro-config run_check distro-config "$s/distro-check.sh" || true
 
 # A config that make lint walks and whose folder was built before (kept
 # between clones: common.sh, KEEP) is built after the walk, which leaves

@@ -17,13 +17,13 @@ packages=(
 )
 
 # Each queue's kernel source, the package its base-version names
-# (linux-source-6.1 for series/), and Debian's own kernel configs for a
-# queue that names them in a "debian-configs" file (linux-config-6.1).
+# (linux-source-6.1 for series/), and Debian's own kernel configs for
+# that base (linux-config-6.1): distro-check.sh compares
+# kconfig-fragments/distro.config with them, and debian-configs.sh builds
+# those a queue's "debian-configs" file names.
 . "$(dirname "$0")/common.sh"
 while read -r b; do
-	packages+=("$(base_package "$b")")
-	[ ! -f "$(base_series_dir "$b")/debian-configs" ] ||
-		packages+=("$(config_package "$b")")
+	packages+=("$(base_package "$b")" "$(config_package "$b")")
 done < <(bases)
 
 # The i386 config's initramfs is made of Debian's i386 packages
