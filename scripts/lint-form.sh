@@ -2,7 +2,8 @@
 # The form of the queue as mailed, as TAP: every file is what make export
 # gives from its tree (git format-patch output, To/Cc from
 # get_maintainer.pl, base-commit); each patch has a "[PATCH n/N]
-# subsystem: summary" subject, a body, the author's Signed-off-by:, a
+# subsystem: summary" subject (n padded to N's width, as format-patch
+# does), a body, the author's Signed-off-by:, a
 # Link: (Closes:, which 6.12's checkpatch asks for) for every
 # Reported-by:, and reviewers' notes below "---"; the cover letter has a
 # subject, a blurb with the testing done, a diffstat and base-commit.
@@ -44,11 +45,13 @@ for p in "${patches[@]}"; do
 	git mailinfo -k "$d/msg" "$d/patch" < "$SERIES_DIR/$p" > "$d/info"
 	subject=$(sed -n 's/^Subject: //p' "$d/info")
 	author="$(sed -n 's/^Author: //p' "$d/info") <$(sed -n 's/^Email: //p' "$d/info")>"
-	summary=${subject#"[PATCH $i/$total] "}
+	# format-patch pads n to N's width: [PATCH 01/12]
+	num=$(printf '%0*d' ${#total} $i)
+	summary=${subject#"[PATCH $num/$total] "}
 
 	re='^[a-zA-Z0-9_./-]+(: [a-zA-Z0-9_./-]+)*: [^ ].*[^.]$'
 	rc=0; [ "$summary" != "$subject" ] && [[ $summary =~ $re ]] || rc=1
-	check $rc "patch $i $p: subject \"[PATCH $i/$total] subsystem: summary\" (is \"$subject\")"
+	check $rc "patch $i $p: subject \"[PATCH $num/$total] subsystem: summary\" (is \"$subject\")"
 	rc=0; [ ${#summary} -le 75 ] || rc=1
 	check $rc "patch $i $p: summary of ${#summary} characters (at most 75)"
 	body=$(sed -E '/^[A-Za-z-]+: /,$d' "$d/msg" | grep -c '[^[:space:]]' || true)
@@ -71,7 +74,8 @@ done
 
 c=$SERIES_DIR/$cover
 subject=$(git mailinfo -k /dev/null /dev/null < "$c" | sed -n 's/^Subject: //p')
-rc=0; [[ $subject =~ ^\[PATCH\ 0/$total\]\ [a-z].*[^.]$ ]] && ! grep -q '\*\*\*' "$c" || rc=1
+num=$(printf '%0*d' ${#total} 0)
+rc=0; [[ $subject =~ ^\[PATCH\ $num/$total\]\ [a-z].*[^.]$ ]] && ! grep -q '\*\*\*' "$c" || rc=1
 check $rc "$cover: subject and blurb written (\"$subject\", no *** placeholder)"
 rc=0; grep -q '^Testing' "$c" || rc=1
 check $rc "$cover: says what testing was done (a \"Testing\" paragraph)"
