@@ -13,6 +13,7 @@
 # isolation); scripts/distro-check.sh makes sure each such name is
 # defined in some base's Debian config, so a typo still fails.
 set -euo pipefail
+. "$(dirname "$0")/common.sh"
 
 tree=
 if [ "${1:-}" = --tree ]; then
@@ -21,10 +22,6 @@ if [ "${1:-}" = --tree ]; then
 fi
 dotconfig=$1
 shift
-# Does the kernel tree define Kconfig symbol $1 (CONFIG_ prefix dropped)?
-defined() {
-	grep -rqsE --include='Kconfig*' "^[[:space:]]*(menu)?config ${1#CONFIG_}\$" "$tree"
-}
 bad=0
 declare -A want
 order=()
@@ -50,7 +47,7 @@ for sym in "${order[@]}"; do
 	have=$(grep -E "^($sym=|# $sym is not set)" "$dotconfig" || true)
 	[ "$have" = "# $sym is not set" ] && have=""
 	if [ "$have" != "${want[$sym]}" ] &&
-	   ! { [ -z "$have" ] && [ -n "$tree" ] && ! defined "$sym"; }; then
+	   ! { [ -z "$have" ] && [ -n "$tree" ] && ! kconfig_defined "$tree" "$sym"; }; then
 		echo "error: $sym: fragments ask for '${want[$sym]:-is not set}'," \
 		     "final .config has '${have:-is not set}'" >&2
 		bad=1

@@ -22,12 +22,6 @@ debian_value() {
 		grep -E "^($2=|# $2 is not set)" || true
 }
 
-# Is CONFIG_<sym> a Kconfig symbol of this queue's tree?
-defined() {
-	grep -rqsE --include='Kconfig*' \
-		"^[[:space:]]*(menu)?config ${1#CONFIG_}\$" "$TREE"
-}
-
 {
 echo "TAP version 13"
 while IFS= read -r line; do
@@ -41,7 +35,7 @@ while IFS= read -r line; do
 		point OK "$sym: '$line', as in Debian $BASE $flavour"
 		continue
 	fi
-	if [ -z "$have" ] && ! defined "$sym"; then
+	if [ -z "$have" ] && ! kconfig_defined "$TREE" "$sym"; then
 		other=
 		for b in $(bases); do
 			[ "$b" = "$BASE" ] ||
