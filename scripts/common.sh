@@ -47,15 +47,15 @@ bases() {
 	return 0
 }
 
-# base_package [BASE]: the Debian source package a queue (this one by
-# default) applies to, from the first field of its base-version
-# ("linux-source-6.1 6.1.192-3").
 # kconfig_defined TREE SYMBOL: does kernel tree TREE define Kconfig
 # symbol SYMBOL (the CONFIG_ prefix is optional)?
 kconfig_defined() {
 	grep -rqsE --include='Kconfig*' "^[[:space:]]*(menu)?config ${2#CONFIG_}\$" "$1"
 }
 
+# base_package [BASE]: the Debian source package a queue (this one by
+# default) applies to, from the first field of its base-version
+# ("linux-source-6.1 6.1.192-3").
 base_package() {
 	sed -e '/^#/d' "$(base_series_dir "${1:-$BASE}")/base-version" |
 		awk 'NR == 1 { print $1 }'
