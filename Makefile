@@ -10,7 +10,7 @@ BASES := $(if $(BASE),$(BASE),$(shell scripts/bases.sh))
 # each: run a command once per queue, with BASE set; stop at a failure.
 each = for b in $(BASES); do BASE=$$b $(1) || exit 1; done
 
-.PHONY: all deps tree export kernels boot lint debian bench check clean help
+.PHONY: all deps tree export kernels boot lint debian bench mutants check clean help
 
 ## all: (default) install packages, unpack + patch the trees, build every config
 all: kernels
@@ -46,6 +46,10 @@ debian:
 ## bench: /dev/kmem vs /dev/mem and /proc/kcore, in a guest -> build/results/bench.txt
 bench: kernels
 	@$(call each,scripts/bench.sh)
+
+## mutants: boot-tests/mutants, each in a scratch overlay of the tree: killed or survived (MUTANTS="id ..." picks; not in check)
+mutants: kernels
+	@st=0; for b in $(BASES); do BASE=$$b scripts/mutants.sh $(MUTANTS) || st=1; done; exit $$st
 
 ## check: everything "make" does, then all tests, the queues side by side; ends "N passed, N failed"
 check:

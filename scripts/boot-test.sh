@@ -11,12 +11,15 @@
 #   kunit.json  KUnit results parsed from serial.log (configs with the series' suite, DEVKMEM_KUNIT_TEST: the
 #               suite runs at every boot), and kunit.txt, kunit.py's report
 #   summary     "passed N failed N skipped N" for scripts/summary.sh
+#   skips       the skips boot-tests/skips allows in this boot
 #   qmp.log     what scripts/qmp-watch.sh did for the guest (balloon)
 # The boot fails when it does not reach the end marker in time, when the
 # kernel printed an oops, a BUG, a WARNING, a call trace or an ACPI
 # error (a device left without its interrupt route), when a set
 # booted with -smp N did not bring up N CPUs, when an x86_64 kernel
-# booted without PAT, or when a QMP request failed.
+# booted without PAT, when a QMP request failed, or when there is no
+# initramfs (scripts/initramfs.sh removes it before building it). A skip
+# that boot-tests/skips does not allow here counts as a failure.
 # Environment: ACCEL=tcg (default; kvm is opt-in, it hangs here),
 # BOOT_TIMEOUT (seconds; default: the set's), FUZZ_SEED (replays a
 # kmem-fuzz run: devkmem_test.seed=), BOOT_APPEND (more command line).
@@ -41,6 +44,13 @@ O=$KEEP/$name
 out=$RESULTS/$result
 mkdir -p "$out"
 rm -f "$out"/*
+initrd=$BUILD/initramfs/$name.img
+# The skips allowed in this set on this queue (boot-tests/skips).
+awk -F'|' -v set="$set" -v base="$BASE" '
+	/^#/ || NF < 4 { next }
+	{ for (i = 1; i <= 3; i++) gsub(/^[ \t]+|[ \t]+$/, "", $i) }
+	$1 == set && (index(" " $2 " ", " all ") || index(" " $2 " ", " " base " ")) { print $3 }' \
+	"$TOP/boot-tests/skips" > "$out/skips"
 # devkmem_test.qmp=1: qmp-watch.sh answers the guest's host requests.
 append="console=ttyS0 panic=-1 oops=panic devkmem_test.set=$set"
 append+=" devkmem_test.qmp=1"
@@ -66,21 +76,27 @@ fi
 
 echo "  BOOT    $result ($arch, accel=$accel ${machine[*]}, timeout ${timeout}s): $append"
 rc=0
-timeout --foreground -k 5 "$timeout" \
-	"qemu-system-$arch" -accel "$accel" "${machine[@]}" -nodefaults \
-	-display none -no-reboot \
-	-kernel "$O/arch/x86/boot/bzImage" \
-	-initrd "$BUILD/initramfs/$name.img" \
-	-append "$append" \
-	-serial "file:$out/serial.log" -serial "file:$out/tap.txt" \
-	-qmp "unix:$out/qmp.sock,server=on,wait=off" \
-	</dev/null >"$out/qemu.log" 2>&1 &
-qemu=$!
-"$s/qmp-watch.sh" "$qemu" "$out/serial.log" "$out/qmp.sock" \
-	>"$out/qmp.log" 2>&1 &
-watch=$!
-wait $qemu || rc=$?
-wait $watch || echo "qmp-watch: error: exit $?" >> "$out/qmp.log"
+if [ ! -f "$initrd" ]; then
+	echo "no initramfs $BUILD_REL/initramfs/$name.img: scripts/initramfs.sh failed" \
+		> "$out/qemu.log"
+	rc=1
+else
+	timeout --foreground -k 5 "$timeout" \
+		"qemu-system-$arch" -accel "$accel" "${machine[@]}" -nodefaults \
+		-display none -no-reboot \
+		-kernel "$O/arch/x86/boot/bzImage" \
+		-initrd "$initrd" \
+		-append "$append" \
+		-serial "file:$out/serial.log" -serial "file:$out/tap.txt" \
+		-qmp "unix:$out/qmp.sock,server=on,wait=off" \
+		</dev/null >"$out/qemu.log" 2>&1 &
+	qemu=$!
+	"$s/qmp-watch.sh" "$qemu" "$out/serial.log" "$out/qmp.sock" \
+		>"$out/qmp.log" 2>&1 &
+	watch=$!
+	wait $qemu || rc=$?
+	wait $watch || echo "qmp-watch: error: exit $?" >> "$out/qmp.log"
+fi
 touch "$out/serial.log" "$out/tap.txt"	# QEMU may not have started at all
 
 problem=
@@ -116,19 +132,29 @@ fi
 # One parser for both streams: the tree's kunit.py parse (scripts/ktap.py).
 mode=
 grep -q '^# selftests: ' "$out/tap.txt" && mode=--kselftest
-read -r _ passed _ failed _ skipped < <("$s/ktap.py" $mode "$TREE" \
-	"$out/tap.txt" "$out/ktap.json")
+# A parser that dies prints no counts: that counts as one failure.
+counts=$("$s/ktap.py" $mode --skips "$out/skips" "$TREE" "$out/tap.txt" \
+	"$out/ktap.json") || true
+read -r _ passed _ failed _ skipped <<<"${counts:-passed 0 failed 1 skipped 0}"
 echo "  KTAP    $result: $passed passed, $failed failed, $skipped skipped" \
 	"($BUILD_REL/results/$result/ktap.txt)"
 grep -E '^# *not ok|^not ok|Bail out' "$out/tap.txt" || true
 
 # A kernel built with the series' KUnit suite runs it at every boot:
-# count it too (devkmem-off has KUnit's core and no suite).
+# count it once per kernel, in the boot of its first set (devkmem-off
+# has KUnit's core and no suite); the kernel's other boots count only
+# its failures.
 if grep -q '^CONFIG_DEVKMEM_KUNIT_TEST=y' "$O/.config"; then
-	read -r _ kp _ kf _ ks < <("$s/ktap.py" "$TREE" "$out/serial.log" \
-		"$out/kunit.json")
-	echo "  KUNIT   $result: $kp passed, $kf failed, $ks skipped" \
-		"($BUILD_REL/results/$result/kunit.txt)"
+	counts=$("$s/ktap.py" --skips "$out/skips" "$TREE" "$out/serial.log" \
+		"$out/kunit.json") || true
+	read -r _ kp _ kf _ ks <<<"${counts:-passed 0 failed 1 skipped 0}"
+	counted="counted in this boot"
+	if [ "$result" != "$name" ]; then
+		counted="counted in $name's boot; its failures count here too"
+		kp=0 ks=0
+	fi
+	echo "  KUNIT   $result: $kp passed, $kf failed, $ks skipped ($counted;" \
+		"$BUILD_REL/results/$result/kunit.txt)"
 	[ "$kf" -eq 0 ] || grep -E 'FAILED|not ok' "$out/kunit.txt" || true
 	passed=$((passed + kp)) failed=$((failed + kf)) skipped=$((skipped + ks))
 fi

@@ -1,8 +1,11 @@
 #!/bin/bash
 # The kernel's own checks of the documentation the series adds, as TAP:
 # scripts/get_abi.pl validates Documentation/ABI and finds /dev/kmem's
-# obsolete entry; scripts/kernel-doc is silent on drivers/char/mem.c;
-# devices.txt marks 1:2 deprecated. Writes build/results/docs/.
+# obsolete entry; scripts/kernel-doc finds vmalloc_area_call()'s comment
+# (the series' one kernel-doc comment, in mm/vmalloc.c), complete with
+# its Context and Return sections, and is silent on it and on
+# drivers/char/mem.c; devices.txt marks 1:2 deprecated. Writes
+# build/results/docs/.
 set -euo pipefail
 . "$(dirname "$0")/common.sh"
 keep_lock
@@ -30,11 +33,20 @@ if grep -q 'Replacement' "$out/abi-search.txt" &&
 else
 	point FAIL "get_abi.pl search does not find the /dev/kmem entry"
 fi
-kdoc=$(./scripts/kernel-doc -none drivers/char/mem.c 2>&1 || echo "exit $?")
+kdoc=$({ ./scripts/kernel-doc -none drivers/char/mem.c
+	./scripts/kernel-doc -none -function vmalloc_area_call mm/vmalloc.c; } 2>&1 ||
+	echo "exit $?")
 if [ -z "$kdoc" ]; then
-	point OK "kernel-doc -none drivers/char/mem.c is silent"
+	point OK "kernel-doc -none: silent on drivers/char/mem.c and vmalloc_area_call()"
 else
-	point FAIL "kernel-doc -none drivers/char/mem.c: $kdoc"
+	point FAIL "kernel-doc -none on drivers/char/mem.c and vmalloc_area_call(): $kdoc"
+fi
+sections=$(./scripts/kernel-doc -rst -function vmalloc_area_call mm/vmalloc.c 2>/dev/null |
+	sed -n 's/^[[:space:]]*\*\*\(Parameters\|Context\|Return\)\*\*$/\1/p' | xargs)
+if [ "$sections" = "Parameters Context Return" ]; then
+	point OK "kernel-doc finds vmalloc_area_call() with its parameters, Context and Return"
+else
+	point FAIL "kernel-doc: vmalloc_area_call() has sections '${sections:-none}', not Parameters, Context, Return"
 fi
 if grep -E '^[[:space:]]+2 = /dev/kmem' -A2 Documentation/admin-guide/devices.txt |
    grep -q 'DEPRECATED, see CONFIG_DEVKMEM'; then

@@ -23,6 +23,11 @@ arch=$("$s/configs.sh" arch "$name")
 cc=$(arch_cc "$arch")
 seeds=$(seeds_dir) || die "no seeds folder (../shared/seeds) for tmap.c; set SEEDS="
 
+# A failed build must leave no image: the boots then fail for want of
+# one (scripts/boot-test.sh), never boot an older or a partial one.
+img=$BUILD/initramfs/$name.img
+rm -f "$img" "$img.new"
+
 ksft=$BUILD/kselftest/$arch
 # Static: the initramfs holds the files, not the libraries they need.
 make -s -C "$TREE/tools/testing/selftests" TARGETS=devkmem CC="$cc" \
@@ -46,10 +51,9 @@ cp "$BUILD/boot-tests/$arch/kmem-bench" "$BUILD/boot-tests/$arch/end-boot" \
 	"$TOP/boot-tests/run-in-guest.sh" \
 	"$TOP/boot-tests/sets" "$dir/"
 
-img=$BUILD/initramfs/$name.img
 if [ "$arch" = i386 ]; then
 	cp "$TOP/boot-tests/dracut-hook.sh" "$dir/"
-	"$s/initramfs-cpio.sh" "$name" "$stage" "$img"
+	"$s/initramfs-cpio.sh" "$name" "$stage" "$img.new"
 else
 	dracut --quiet --no-kernel --no-hostonly --no-hostonly-cmdline \
 		--no-compress --force \
@@ -59,6 +63,7 @@ else
 		--include "$stage" / \
 		--include "$TOP/boot-tests/dracut-hook.sh" \
 			/lib/dracut/hooks/cmdline/00-devkmem-tests.sh \
-		"$img"
+		"$img.new"
 fi
+mv "$img.new" "$img"
 echo "  INITRD  $BUILD_REL/initramfs/$name.img"

@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""ktap.py [--kselftest] TREE LOG JSON_OUT
+"""ktap.py [--kselftest] [--skips ALLOWED] TREE LOG JSON_OUT
 
 Count the results of one boot's KTAP with the tree's own parser,
 tools/testing/kunit/kunit.py parse, and print
@@ -15,7 +15,16 @@ Counted as failures: every failed or crashed test case, every parse
 error kunit.py reports (a plan that does not match the results, a
 missing plan), a non-zero exit status of kunit.py with nothing else
 failed, no KTAP at all, and, for kselftests, a program that printed no
-KTAP of its own (an empty output).
+KTAP of its own (an empty output), and every skip whose name
+("program/case" for a kselftest, "suite/case" for KUnit) is not a line
+of the file ALLOWED (boot-tests/skips, cut to this boot by
+scripts/boot-test.sh; without --skips, no skip is allowed).
+
+For kselftests the runner's own line on each program counts too, beside
+the program's cases: "ok N selftests: devkmem: P" is a pass, "not ok"
+(a TIMEOUT, a signal, a non-zero exit) a failure even when every case
+passed, "# SKIP" a skip, and a program that started without such a
+line (the boot ended inside it) a failure.
 """
 import json
 import os
@@ -29,6 +38,8 @@ HEADER = re.compile(r"^(K?TAP version \d+)")
 
 RUN = re.compile(r"^# #  RUN +(\S+) ")
 NAMELESS = re.compile(r"^# ((?:not )?ok \d+) (# .*)$")
+STARTED = re.compile(r"^# selftests: \S+: (\S+)$")
+VERDICT = re.compile(r"^(not )?ok \d+ selftests: \S+: (\S+)(?: # (.*))?$")
 
 
 def nest(lines):
@@ -44,7 +55,7 @@ def nest(lines):
         if run:
             name = run.group(1)
         if line.startswith("# selftests: "):
-            inside = True
+            inside, name = True, "unnamed"
             out.append(line)
         elif re.match(r"^(not )?ok \d+ ", line):
             inside = False
@@ -59,12 +70,41 @@ def nest(lines):
     return out
 
 
-def leaves(group, count):
+def leaves(group, count, named, prefix=""):
+    """Count the cases; named["SKIP"] and named["FAIL"] get their names."""
     for case in group.get("test_cases", []):
         status = case["status"]
-        count[status if status in ("PASS", "SKIP") else "FAIL"] += 1
+        status = status if status in ("PASS", "SKIP") else "FAIL"
+        count[status] += 1
+        named[status].append(prefix + case["name"])
     for sub in group.get("sub_groups", []):
-        leaves(sub, count)
+        # "selftests: devkmem: kmem-offline" -> "kmem-offline/"
+        leaves(sub, count, named, sub["name"].split(": ")[-1] + "/")
+
+
+def verdicts(lines, count, problems, skipped):
+    """Count the kselftest runner's result line of each program."""
+    started = []
+    for line in lines:
+        line = line.rstrip()  # the serial console's "\r\n"
+        start, verdict = STARTED.match(line), VERDICT.match(line)
+        if start:
+            started.append(start.group(1))
+        if not verdict:
+            continue
+        prog, directive = verdict.group(2), verdict.group(3) or ""
+        if prog in started:
+            started.remove(prog)
+        if verdict.group(1):
+            problems.append("%s: the runner says not ok%s" %
+                            (prog, " (%s)" % directive if directive else ""))
+        elif directive.upper().startswith("SKIP"):
+            count["SKIP"] += 1
+            skipped.append(prog)
+        else:
+            count["PASS"] += 1
+    for prog in started:
+        problems.append("%s: started, and the runner gave no verdict" % prog)
 
 
 def main():
@@ -72,6 +112,11 @@ def main():
     kselftest = args[0] == "--kselftest"
     if kselftest:
         args = args[1:]
+    allowed = set()
+    if args[0] == "--skips":
+        with open(args[1]) as f:
+            allowed = set(line.strip() for line in f if line.strip())
+        args = args[2:]
     tree, log, json_out = args
     report = os.path.splitext(json_out)[0] + ".txt"
     for path in (json_out, report):
@@ -93,6 +138,7 @@ def main():
 
     count = {"PASS": 0, "FAIL": 0, "SKIP": 0}
     problems = []
+    named = {"PASS": [], "FAIL": [], "SKIP": []}
     if not os.path.exists(json_out):
         problems.append("kunit.py wrote no results")
     else:
@@ -103,13 +149,22 @@ def main():
             for case in root.get("test_cases", []):
                 problems.append("%s: the program printed no KTAP" % case["name"])
             root = dict(root, test_cases=[])
-        leaves(root, count)
-    errors = re.search(r"errors: (\d+)", proc.stdout)
-    crashed = re.search(r"crashed: (\d+)", proc.stdout)
+            verdicts(lines, count, problems, named["SKIP"])
+        leaves(root, count, named)
+    for name in named["FAIL"]:
+        print("not ok - %s: %s failed" % (log, name), file=sys.stderr)
+    for name in named["SKIP"]:
+        if name not in allowed:
+            problems.append("%s: skipped, and boot-tests/skips does not "
+                            "allow it in this boot" % name)
+    # kunit.py's own summary, its last such line (a test's log may hold
+    # the words too)
+    errors = re.findall(r"errors: (\d+)", proc.stdout)
+    crashed = re.findall(r"crashed: (\d+)", proc.stdout)
     if errors:
-        problems += ["kunit.py: parse error"] * int(errors.group(1))
+        problems += ["kunit.py: parse error"] * int(errors[-1])
     if crashed:
-        count["FAIL"] += int(crashed.group(1))
+        count["FAIL"] += int(crashed[-1])
     if sum(count.values()) == 0:
         problems.append("no test results")
     if proc.returncode != 0 and count["FAIL"] == 0 and not problems:
