@@ -112,6 +112,11 @@ while IFS=$'\t' read -r id file sedx boots killer cmdline; do
 	elif [[ ", $failed, " == *", $killer, "* ]]; then
 		verdict="killed by $failed"
 		killed=$((killed + 1))
+	elif [ "$(grep -hs -A40 '^Call Trace:' "$out/$id"/results-*/serial.log |
+		  grep -c " ${killer##*/}+0x" || true)" -gt 0 ]; then
+		# a KUnit case that oopses prints no result: the oops names it
+		verdict="killed: an oops in ${killer##*/} (${failed:-a failed boot})"
+		killed=$((killed + 1))
 	elif [ -n "$failed" ]; then
 		verdict="not killed by $killer; failed: $failed"
 		survived=$((survived + 1))
