@@ -8,8 +8,8 @@
 #    build/linux: quilt touched exactly the files the series changes,
 #    and each is build/linux's, mode included;
 #  - as shipped: after olddefconfig STRICT_DEVMEM is still y and DEVKMEM
-#    is offered nowhere (kconfig writes no line for a symbol it does not
-#    offer), the .config is the pristine tree's line for line, and every
+#    is offered, off ("# CONFIG_DEVKMEM is not set"), the .config is the
+#    pristine tree's line for line but for that line, and every
 #    object compiled from a C file the series touches or from a C file
 #    including a header it touches (touched_objects: mem.o, kcore.o,
 #    kcore.h's includers) keeps every section but the debug info
@@ -21,9 +21,11 @@
 #  - as a debug flavour: kconfig-fragments/debug-flavour.config merged
 #    with merge_config.sh, olddefconfig, scripts/diffconfig against the
 #    shipped config (after olddefconfig here: the compiler's symbols are
-#    this machine's); each symbol that changes beyond the fragment's own
-#    must have a reason in the Kconfig files (scripts/kconfig-why.py);
-#    mem.o with and without DEVKMEM gives the device's cost;
+#    this machine's); no symbol may change beyond the fragment's own
+#    and DEVKMEM's children (its mode, its KUnit suite): a change would
+#    be listed with its reason in the Kconfig files
+#    (scripts/kconfig-why.py); mem.o with and without DEVKMEM gives the
+#    device's cost;
 #  - the table in docs/distributions.md between the "debian-configs"
 #    markers is the one this run generates (--update-doc writes it), and
 #    the cost sentence under it is in each cover letter and in
@@ -202,19 +204,22 @@ else
 	point FAIL "the quilt-patched tree is not build/linux: $(comm -3 <(echo "$touched") <(echo "$changed") | xargs) ${differ[*]}"
 fi
 
-# As shipped, with the series.
+# As shipped, with the series: DEVKMEM is offered beside STRICT_DEVMEM,
+# and off; kconfig writes this line, and no other changes.
+offered='# CONFIG_DEVKMEM is not set'
 for c in "${names[@]}"; do
 	cp "$out/$c.shipped" "$obj/.config"
 	dmake -s olddefconfig >> "$out/$c.log" 2>&1
 	cp "$obj/.config" "$out/$c.config"
 	if grep -qx 'CONFIG_STRICT_DEVMEM=y' "$out/$c.config" &&
-	   ! grep -q 'CONFIG_DEVKMEM[ =]' "$out/$c.config"; then
-		point OK "$c as shipped: STRICT_DEVMEM=y, DEVKMEM not offered (no line for it in .config)"
+	   grep -qx '# CONFIG_DEVKMEM is not set' "$out/$c.config"; then
+		point OK "$c as shipped: STRICT_DEVMEM=y, DEVKMEM offered and off"
 	else
 		point FAIL "$c as shipped: $(grep -E 'CONFIG_(STRICT_DEVMEM|DEVKMEM)[ =]' "$out/$c.config" | xargs)"
 	fi
-	if cmp -s "$out/$c.pristine.config" "$out/$c.config"; then
-		point OK "$c as shipped: the .config is the pristine tree's, line for line"
+	if [ "$(diff "$out/$c.pristine.config" "$out/$c.config" | grep '^[<>]')" = \
+	     "> $offered" ]; then
+		point OK "$c as shipped: the .config is the pristine tree's, line for line, and '$offered'"
 	else
 		point FAIL "$c as shipped: the .config differs from the pristine tree's: $(diff "$out/$c.pristine.config" "$out/$c.config" | grep '^[<>]' | xargs)"
 	fi
@@ -249,11 +254,15 @@ for c in "${names[@]}"; do
 	cp "$obj/.config" "$out/$c.debug.config"
 	"$src/scripts/diffconfig" "$out/$c.config" "$out/$c.debug.config" > "$out/$c.diffconfig"
 	mapfile -t all < <(awk '{ print $1 }' "$out/$c.diffconfig" | sed 's/^[-+]//')
-	mapfile -t beyond < <(printf '%s\n' "${all[@]}" | grep -vxF -f <(printf '%s\n' "${own[@]}") || true)
-	if grep -qx 'CONFIG_DEVKMEM=y' "$out/$c.debug.config"; then
-		point OK "$c + debug-flavour.config: DEVKMEM=y; ${#beyond[@]} more symbols change: ${beyond[*]}"
+	# Beyond the fragment's own symbols and DEVKMEM's children (the rest
+	# of its mode's choice, its KUnit suite), nothing may change.
+	mapfile -t beyond < <(printf '%s\n' "${all[@]}" | grep -vxF -f <(printf '%s\n' "${own[@]}") |
+		grep -v '^DEVKMEM_' || true)
+	if grep -qx 'CONFIG_DEVKMEM=y' "$out/$c.debug.config" &&
+	   [ ${#beyond[@]} -eq 0 ]; then
+		point OK "$c + debug-flavour.config: DEVKMEM=y, and nothing else changes but its own: ${all[*]}"
 	else
-		point FAIL "$c + debug-flavour.config: DEVKMEM is not y ($BUILD_REL/results/debian-configs/$c.diffconfig)"
+		point FAIL "$c + debug-flavour.config: DEVKMEM is not y, or other symbols change: ${beyond[*]} ($BUILD_REL/results/debian-configs/$c.diffconfig)"
 	fi
 	missing=()
 	while IFS=$'\t' read -r sym why; do
@@ -268,11 +277,9 @@ for c in "${names[@]}"; do
 		rows+=("$sym"$'\t'"$was"$'\t'"$now"$'\t'"\`${why%%: *}\`: \`${why#*: }\`"$'\t'"$c")
 	done < <([ ${#beyond[@]} -eq 0 ] ||
 		"$s/kconfig-why.py" "$src" x86 "${all[@]}" -- "${beyond[@]}")
-	if [ ${#missing[@]} -eq 0 ]; then
-		point OK "$c + debug-flavour.config: each of those changes has its Kconfig reason"
-	else
+	# (a change beyond them has failed above; its reason goes to the table)
+	[ ${#missing[@]} -eq 0 ] ||
 		point FAIL "$c + debug-flavour.config: no Kconfig line explains ${missing[*]}"
-	fi
 	# The device's cost in mem.o: this config, with and without DEVKMEM.
 	if grep -qx 'CONFIG_DEVKMEM=y' "$obj/.config" && mem_o "$c" debug &&
 	   "$src/scripts/config" --file "$obj/.config" --disable DEVKMEM &&
@@ -292,8 +299,8 @@ done
 
 # shipped_cell CONFIG: what the series changes in CONFIG as shipped.
 shipped_cell() {
-	local cfg=same d
-	cmp -s "$out/$1.pristine.config" "$out/$1.config" || cfg=differs
+	local cfg="same, and '$offered'" d
+	[ "$(diff "$out/$1.pristine.config" "$out/$1.config" | grep '^[<>]')" = "> $offered" ] || cfg=differs
 	d=$(grep "^$1|" "$out/off-cost" 2>/dev/null | grep -v '|0|0|0$' | cut -d'|' -f2- | sed 's/|/: /; s/|/, /g' | paste -sd';' | sed 's/;/; /g')
 	echo ".config $cfg; ${d:-the $(wc -l < "$out/$1.objects") objects it builds the same: 0, 0, 0 bytes}"
 }
@@ -301,11 +308,11 @@ shipped_cell() {
 # cost_sentence: the cost with CONFIG_DEVKMEM=n as measured, one line,
 # which the cover letters and docs/upstream.md carry (checked below).
 cost_sentence() {
-	local t d b c cfg="is the pristine tree's, line for line" all=""
+	local t d b c cfg="is the pristine tree's, line for line, and '$offered'" all=""
 	read -r t d b < <(awk -F'|' '{ t += $3; d += $4; b += $5 }
 		END { print t + 0, d + 0, b + 0 }' "$out/off-cost")
 	for c in "${names[@]}"; do
-		cmp -s "$out/$c.pristine.config" "$out/$c.config" ||
+		[ "$(diff "$out/$c.pristine.config" "$out/$c.config" | grep '^[<>]')" = "> $offered" ] ||
 			cfg="differs from the pristine tree's"
 	done
 	grep -vq '|0|0|0$' "$out/off-cost" || [ -s "$out/differ" ] ||
@@ -320,14 +327,19 @@ cost_sentence() {
 		"add $t bytes of text, $d of data and $b of bss$all"
 }
 
-# The table for docs/distributions.md: one row per change, with the
-# configs it happens in.
+# The table for docs/distributions.md: what the fragment changes, then
+# one row per change beyond the fragment's own lines, with the configs it
+# happens in.
 {
 	echo "<!-- debian-configs: generated by scripts/debian-configs.sh from $pkg $(dpkg-query -W -f='${Version}' "$pkg"); do not edit -->"
 	echo
+	echo "debug-flavour.config sets $(printf '%s, ' "${own[@]}" | sed 's/, $//'); after olddefconfig, $([ ${#rows[@]} -eq 0 ] && echo "no other symbol changes (scripts/diffconfig)." || echo "these change too:")"
+	[ ${#rows[@]} -eq 0 ] || {
+	echo
 	echo "| symbol | as shipped | with debug-flavour.config | why (Kconfig) | configs |"
 	echo "|---|---|---|---|---|"
-	printf '%s\n' "${rows[@]}" | awk -F'\t' -v n=${#names[@]} '
+	}
+	[ ${#rows[@]} -eq 0 ] || printf '%s\n' "${rows[@]}" | awk -F'\t' -v n=${#names[@]} '
 		{ k = $1 "\t" $2 "\t" $3 "\t" $4; if (!(k in c)) o[++m] = k
 		  c[k] = (k in c) ? c[k] ", " $5 : $5; cnt[k]++ }
 		END { for (i = 1; i <= m; i++) { k = o[i]; split(k, f, "\t")
@@ -338,7 +350,7 @@ cost_sentence() {
 	echo "|---|---|---|---|"
 	for c in "${names[@]}"; do
 		IFS='|' read -r _ t d b < <(grep "^$c|" "$out/cost" || echo "|?|?|?")
-		echo "| $c | not offered (STRICT_DEVMEM=y) | $(shipped_cell "$c") | $t, $d, $b bytes |"
+		echo "| $c | offered, off (beside STRICT_DEVMEM=y) | $(shipped_cell "$c") | $t, $d, $b bytes |"
 	done
 	echo
 	cost_sentence

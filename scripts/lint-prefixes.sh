@@ -142,10 +142,26 @@ warnings() {
 # build's own syncconfig (kbuild runs it when .config is newer than
 # include/config/auto.conf) drops what this prefix does not have yet, as
 # olddefconfig would, without a make run of its own; its kconfig
-# warnings go to the build's log.
+# warnings go to the build's log. Before the patch that lets DEVKMEM sit
+# beside STRICT_DEVMEM, the series' STRICT_DEVMEM=y would drop DEVKMEM:
+# such a prefix builds a config with the device as it had to be then,
+# STRICT_DEVMEM off.
 prepare() {
+	local edits=("${@:2}")
 	cp "$out/$1.config" "$KEEP/$1/.config"
-	[ $# -eq 1 ] || "$TREE/scripts/config" --file "$KEEP/$1/.config" "${@:2}"
+	if grep -q '^CONFIG_DEVKMEM=y' "$out/$1.config" &&
+	   grep -q '^	depends on .*!STRICT_DEVMEM' "$TREE/drivers/char/Kconfig"; then
+		edits+=(--disable STRICT_DEVMEM)
+	fi
+	[ ${#edits[@]} -eq 0 ] || "$TREE/scripts/config" --file "$KEEP/$1/.config" "${edits[@]}"
+}
+
+# without_device CONFIG: the series builds CONFIG with /dev/kmem, this
+# prefix has the option, and yet its config lost it.
+without_device() {
+	grep -q '^CONFIG_DEVKMEM=y' "$out/$1.config" &&
+		grep -q '^config DEVKMEM$' "$TREE/drivers/char/Kconfig" &&
+		! grep -q '^CONFIG_DEVKMEM=y' "$KEEP/$1/include/config/auto.conf"
 }
 
 # build LABEL CONFIG [CONFIG-EDIT...]: bzImage at the base and the series
@@ -211,6 +227,10 @@ check_step() {
 			[ $rc -ne 0 ] || [ $full = 1 ] ||
 				cmp -s "$KEEP/$c/include/config/auto.conf" "$out/$c.auto.conf" || full=1
 			[ $rc -ne 0 ] || cp "$KEEP/$c/include/config/auto.conf" "$out/$c.auto.conf"
+		fi
+		if [ $rc -eq 0 ] && without_device "$c"; then
+			point FAIL "$what: $c has no DEVKMEM at this prefix ($BUILD_REL/results/lint-prefixes/$label-$c.kconfig)"
+			continue
 		fi
 		[ $rc -ne 0 ] || [ $full = 1 ] || ! relinks "$@" || full=1
 		# The objects the patch's files are compiled into, with W=1.

@@ -8,7 +8,11 @@
 # not enough: x86_64 pads text to 2 MiB, so kilobytes hide in it.
 # For a config with the device, the device's own cost (built without its
 # KUnit suite) must stay within KMEM_TEXT_BUDGET bytes of text in the
-# objects; the cost with the suite is printed beside it.
+# objects; the cost with the suite is printed beside it. The limit is
+# this harness's, not an issue's (issue 5 asked for the delta printed and
+# small, "a KiB or two of text"): 4096 held the device up to its vmalloc
+# reads (4062 bytes on 6.12); the devkmem= mode and its sysctl (issue 25)
+# took it past that, and the limit is now 6144, to catch growth.
 # Writes build/results/zero-cost/.
 set -euo pipefail
 . "$(dirname "$0")/common.sh"
@@ -19,7 +23,7 @@ in=$RESULTS/lint-prefixes
 out=$RESULTS/zero-cost
 mkdir -p "$out"
 n=0
-budget=${KMEM_TEXT_BUDGET:-4096}
+budget=${KMEM_TEXT_BUDGET:-6144}
 
 # objdelta CONFIG OLD [NEW]: "text data bss" of the objects the series
 # can change in CONFIG (lint-prefixes.sh's CONFIG.objects: those compiled
