@@ -207,18 +207,23 @@ fi
 # As shipped, with the series: DEVKMEM is offered beside STRICT_DEVMEM,
 # and off; kconfig writes this line, and no other changes.
 offered='# CONFIG_DEVKMEM is not set'
+
+# as_pristine CONFIG: its .config is the pristine tree's and that line
+as_pristine() {
+	[ "$(diff "$out/$1.pristine.config" "$out/$1.config" | grep '^[<>]')" = "> $offered" ]
+}
+
 for c in "${names[@]}"; do
 	cp "$out/$c.shipped" "$obj/.config"
 	dmake -s olddefconfig >> "$out/$c.log" 2>&1
 	cp "$obj/.config" "$out/$c.config"
 	if grep -qx 'CONFIG_STRICT_DEVMEM=y' "$out/$c.config" &&
-	   grep -qx '# CONFIG_DEVKMEM is not set' "$out/$c.config"; then
+	   grep -qxF "$offered" "$out/$c.config"; then
 		point OK "$c as shipped: STRICT_DEVMEM=y, DEVKMEM offered and off"
 	else
 		point FAIL "$c as shipped: $(grep -E 'CONFIG_(STRICT_DEVMEM|DEVKMEM)[ =]' "$out/$c.config" | xargs)"
 	fi
-	if [ "$(diff "$out/$c.pristine.config" "$out/$c.config" | grep '^[<>]')" = \
-	     "> $offered" ]; then
+	if as_pristine "$c"; then
 		point OK "$c as shipped: the .config is the pristine tree's, line for line, and '$offered'"
 	else
 		point FAIL "$c as shipped: the .config differs from the pristine tree's: $(diff "$out/$c.pristine.config" "$out/$c.config" | grep '^[<>]' | xargs)"
@@ -300,7 +305,7 @@ done
 # shipped_cell CONFIG: what the series changes in CONFIG as shipped.
 shipped_cell() {
 	local cfg="same, and '$offered'" d
-	[ "$(diff "$out/$1.pristine.config" "$out/$1.config" | grep '^[<>]')" = "> $offered" ] || cfg=differs
+	as_pristine "$1" || cfg=differs
 	d=$(grep "^$1|" "$out/off-cost" 2>/dev/null | grep -v '|0|0|0$' | cut -d'|' -f2- | sed 's/|/: /; s/|/, /g' | paste -sd';' | sed 's/;/; /g')
 	echo ".config $cfg; ${d:-the $(wc -l < "$out/$1.objects") objects it builds the same: 0, 0, 0 bytes}"
 }
@@ -312,7 +317,7 @@ cost_sentence() {
 	read -r t d b < <(awk -F'|' '{ t += $3; d += $4; b += $5 }
 		END { print t + 0, d + 0, b + 0 }' "$out/off-cost")
 	for c in "${names[@]}"; do
-		[ "$(diff "$out/$c.pristine.config" "$out/$c.config" | grep '^[<>]')" = "> $offered" ] ||
+		as_pristine "$c" ||
 			cfg="differs from the pristine tree's"
 	done
 	grep -vq '|0|0|0$' "$out/off-cost" || [ -s "$out/differ" ] ||
