@@ -12,7 +12,8 @@
 #               suite runs at every boot), and kunit.txt, kunit.py's report
 #   summary     "passed N failed N skipped N" for scripts/summary.sh
 #   skips       the skips boot-tests/skips allows in this boot
-#   qmp.log     what scripts/qmp-watch.sh did for the guest (balloon)
+#   qmp.log     what scripts/qmp-watch.sh did for the guest (balloon,
+#               virtio-mem)
 # The boot fails when it does not reach the end marker in time, when the
 # kernel printed an oops, a BUG, a WARNING, a call trace or an ACPI
 # error (a device left without its interrupt route), when a set

@@ -69,30 +69,41 @@ untouched() {
 		echo "qmp-watch: error: vmem-untouched: QEMU has no memory-backend-memfd"
 		return
 	fi
-	python3 - "$memfd" "$off" "$len" <<'EOF'
+	python3 - "$memfd" "$off" "$len" 2>&1 <<'EOF'
 import errno, os, sys
 path, off, ln = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
-fd = os.open(path, os.O_RDONLY)
-try:
-    data = os.lseek(fd, off, os.SEEK_DATA)
-except OSError as e:
-    if e.errno != errno.ENXIO:
-        raise
-    data = None
 what = "vmem-untouched %d %d" % (off, ln)
-if data is not None and data < off + ln:
+try:
+    fd = os.open(path, os.O_RDONLY)
+    size = os.fstat(fd).st_size
+    if ln <= 0 or off + ln > size:
+        sys.exit("qmp-watch: error: %s: not a range of the %d-byte memfd"
+                 % (what, size))
+    try:
+        data = os.lseek(fd, off, os.SEEK_DATA)
+    except OSError as e:
+        if e.errno != errno.ENXIO:
+            raise
+        data = size
+except OSError as e:
+    sys.exit("qmp-watch: error: %s: %s" % (what, e))
+if data < off + ln:
     print("qmp-watch: error: %s: data at offset %d" % (what, data))
 else:
     print("qmp-watch: %s: a hole" % what)
 EOF
 }
 
+# The requests on the console so far, one "REQUEST NUMBER..." line each
+requests() {
+	sed -n 's/.*devkmem-qmp: \([a-z-]*\) \([0-9][0-9 ]*\).*/\1 \2/p' \
+		"$log" 2>/dev/null
+}
+
 while kill -0 "$qemu" 2>/dev/null; do
-	mapfile -t reqs < <(sed -n \
-		's/.*devkmem-qmp: \([a-z-]*\) \([0-9][0-9 ]*\).*/\1 \2/p' \
-		"$log" 2>/dev/null)
+	mapfile -t reqs < <(requests)
 	while [ "$done_n" -lt "${#reqs[@]}" ]; do
-		read -r req bytes len <<<"${reqs[$done_n]}"
+		read -r req bytes len rest <<<"${reqs[$done_n]}"
 		done_n=$((done_n + 1))
 		case $req in
 		balloon-take)
@@ -112,7 +123,7 @@ while kill -0 "$qemu" 2>/dev/null; do
 				true
 			;;
 		vmem-untouched)
-			untouched "$bytes" "${len:-0}"
+			untouched "$bytes" "${len:-0}" || true
 			;;
 		*)
 			echo "qmp-watch: error: unknown request $req"
@@ -125,4 +136,10 @@ while kill -0 "$qemu" 2>/dev/null; do
 		show qom-get "{\"path\": \"$vmem\", \"property\": \"size\"}"
 	fi
 	sleep 0.5
+done
+# A request QEMU exited before this answered was never carried out.
+mapfile -t reqs < <(requests)
+while [ "$done_n" -lt "${#reqs[@]}" ]; do
+	echo "qmp-watch: error: unanswered request ${reqs[$done_n]} (QEMU exited)"
+	done_n=$((done_n + 1))
 done
