@@ -50,5 +50,9 @@ if [ -n "$foreign" ]; then
 	dpkg --add-architecture i386
 fi
 echo "  APT     ${missing[*]}"
-apt-get update -q
+# A mirror in the middle of a sync fails one index (seen 2026-12-06:
+# bookworm-security's i386 Packages, "File has unexpected size") and
+# apt-get update exits 100; the lists it already has still serve the
+# install, which fails by itself if a package cannot be found.
+apt-get update -q || echo "warning: apt-get update failed; installing from the lists apt has" >&2
 [ ${#missing[@]} -eq 0 ] || DEBIAN_FRONTEND=noninteractive $cmd
