@@ -121,6 +121,19 @@ relinks() {
 	return 1
 }
 
+# touches_kconfig FILE...: whether a patch touching FILEs changes a
+# Kconfig file. A loop, not printf | grep -q: grep -q leaves at its
+# first match, and under pipefail printf's SIGPIPE then failed the test,
+# so that a prefix's config was not synced and its DEVKMEM was reported
+# lost (6.1, patches 1 and 2, once in a fresh clone's run).
+touches_kconfig() {
+	local f
+	for f in "$@"; do
+		[[ $f != *Kconfig* ]] || return 0
+	done
+	return 1
+}
+
 restore() {
 	git -C "$TREE" am --abort >/dev/null 2>&1 || true
 	git -C "$TREE" checkout -q -f "$branch"
@@ -222,7 +235,7 @@ check_step() {
 		# kbuild's syncconfig drops what the prefix does not have yet
 		# (build() runs it again, a no-op).
 		: > "$out/$label-$c.kconfig"
-		if [ $full = 1 ] || printf '%s\n' "$@" | grep -q 'Kconfig'; then
+		if [ $full = 1 ] || touches_kconfig "$@"; then
 			prepare "$c" && kmake "$c" -s syncconfig > "$out/$label-$c.kconfig" 2>&1 || rc=$?
 			[ $rc -ne 0 ] || [ $full = 1 ] ||
 				cmp -s "$KEEP/$c/include/config/auto.conf" "$out/$c.auto.conf" || full=1
@@ -242,8 +255,9 @@ check_step() {
 		# ... or need a symbol the last vmlinux linked does not define
 		# (patch 6 is the first to call kcore_pfn_is_ram() from mem.o).
 		if [ $rc -eq 0 ] && [ $full = 0 ] && [ ${#mine[@]} -gt 0 ] &&
-		   (cd "$KEEP/$c" && nm -u "${mine[@]}") | awk 'NF == 2 { print $2 }' |
-		   sort -u | comm -23 - "$out/$c.defined" | grep -q .; then
+		   [ -n "$( (cd "$KEEP/$c" && nm -u "${mine[@]}") |
+			   awk 'NF == 2 { print $2 }' | sort -u |
+			   comm -23 - "$out/$c.defined")" ]; then
 			full=1
 		fi
 		# sparse leaves its W=1 objects behind: at the series it runs
