@@ -246,13 +246,23 @@ kmake() {
 	make -C "$TREE" O="$KEEP/$name" ARCH="$arch" "${KBUILD_CC[@]}" "${KBUILD_STAMPS[@]}" "$@"
 }
 
+# matches GREP-ARGS...: grep's verdict, for the end of a pipe. Not grep
+# -q: it leaves at its first match, the writer then dies of SIGPIPE, and
+# under pipefail that is the pipe's status, a match read as a failure
+# (three checks failed so in fresh clones' runs). This grep reads to
+# the end.
+matches() {
+	grep "$@" > /dev/null
+}
+
 # linked CONFIG OBJECT: build/CONFIG's last build put OBJECT (a path
 # under the O= folder, e.g. fs/proc/kcore.o) in its directory's thin
 # built-in.a, i.e. the kernel links it; an object a config no longer
 # builds can still lie in a reused folder.
 linked() {
 	# ar t names a thin archive's members relative to where it runs
-	grep -qxF "$2" < <(cd "$KEEP/$1" 2>/dev/null && ar t "$(dirname "$2")/built-in.a" 2>/dev/null)
+	(cd "$KEEP/$1" 2>/dev/null && ar t "$(dirname "$2")/built-in.a" 2>/dev/null) |
+		matches -xF "$2"
 }
 
 # syms OBJECT: nm -S (offset, size, type, name), by name; an initcall's

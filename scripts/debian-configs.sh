@@ -388,10 +388,7 @@ sentence=$(cost_sentence)
 while read -r b; do
 	for f in "$(base_series_dir "$b")/0000-cover-letter.patch" "$TOP/docs/upstream.md"; do
 		[ "$b" = "$DEFAULT_BASE" ] || [ "$f" != "$TOP/docs/upstream.md" ] || continue
-		# grep reads a process substitution, not a pipe: grep -q
-		# leaves at the first match, and under pipefail the writer's
-		# SIGPIPE would fail the test.
-		if grep -qF "$sentence" <(tr '\n' ' ' < "$f" | tr -s ' '); then
+		if tr '\n' ' ' < "$f" | tr -s ' ' | matches -F "$sentence"; then
 			point OK "${f#"$TOP"/} gives the cost with DEVKMEM=n as measured here"
 		else
 			point FAIL "${f#"$TOP"/} does not say, as measured here: $sentence"

@@ -64,11 +64,7 @@ for p in "${patches[@]}"; do
 		rc=1
 	fi
 	check $rc "patch $i $p: a Link: or Closes: for its Reported-by: (if any)"
-	# awk, not sed | grep -q: grep -q leaves at the first match, and under
-	# pipefail the writer's SIGPIPE then failed a patch with notes.
-	rc=0; awk '/^---$/ { below = 1 } below && /^diff --git / { exit }
-		below && /^Notes:$/ { found = 1; exit } END { exit !found }' \
-		"$SERIES_DIR/$p" || rc=1
+	rc=0; sed -n '/^---$/,/^diff --git /p' "$SERIES_DIR/$p" | matches -x 'Notes:' || rc=1
 	check $rc "patch $i $p: reviewers' notes below ---"
 done
 

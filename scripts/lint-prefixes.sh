@@ -122,16 +122,9 @@ relinks() {
 }
 
 # touches_kconfig FILE...: whether a patch touching FILEs changes a
-# Kconfig file. A loop, not printf | grep -q: grep -q leaves at its
-# first match, and under pipefail printf's SIGPIPE then failed the test,
-# so that a prefix's config was not synced and its DEVKMEM was reported
-# lost (6.1, patches 1 and 2, once in a fresh clone's run).
+# Kconfig file.
 touches_kconfig() {
-	local f
-	for f in "$@"; do
-		[[ $f != *Kconfig* ]] || return 0
-	done
-	return 1
+	printf '%s\n' "$@" | matches Kconfig
 }
 
 restore() {

@@ -78,9 +78,7 @@ has() {		# has NAME TEXT
 # entry NAME MARK TEXT: a line of the screen shows the entry TEXT with the
 # box MARK ("[*]", "[ ]"), indented as menuconfig indents dependents
 entry() {
-	# not a pipe into grep -q: under pipefail the first grep's SIGPIPE,
-	# when the second leaves at its first match, would fail the entry
-	grep -F -- "$3" "$out/$1.txt" | grep -F -- "$2 " > /dev/null
+	grep -F -- "$3" "$out/$1.txt" | matches -F -- "$2 "
 }
 
 {
