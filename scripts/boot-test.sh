@@ -142,13 +142,16 @@ counts=$("$s/ktap.py" $mode --skips "$out/skips" "$TREE" "$out/tap.txt" \
 read -r _ passed _ failed _ skipped <<<"${counts:-passed 0 failed 1 skipped 0}"
 echo "  KTAP    $result: $passed passed, $failed failed, $skipped skipped" \
 	"($BUILD_REL/results/$result/ktap.txt)"
-# What failed, with what the harness said while each failed test ran
-# (its assertions, TH_LOG lines, a timeout), since CI shows only this log.
+# What failed, with the last 8 lines the harness said while each failed
+# test ran (its assertion, TH_LOG lines, a timeout), since CI shows only
+# this log.
 awk '/^# #  RUN / { n = 0 } { said[n++] = $0 }
 	/^# *not ok|^not ok|Bail out/ {
+		k = 0
 		if ($0 ~ /^# not ok/)
 			for (i = 1; i < n - 1; i++)
-				if (said[i] ~ /^# # /) print said[i]
+				if (said[i] ~ /^# # /) why[k++] = said[i]
+		for (i = k > 8 ? k - 8 : 0; i < k; i++) print why[i]
 		print; n = 0 }' "$out/tap.txt"
 
 # A kernel built with the series' KUnit suite runs it at every boot:

@@ -48,7 +48,7 @@ for b in "${bases[@]}"; do
 		p=$((p + BASH_REMATCH[1])) f=$((f + BASH_REMATCH[2])) sk=$((sk + BASH_REMATCH[3]))
 		# What failed, again at the end, where a log's tail shows it.
 		[ "${BASH_REMATCH[2]}" -eq 0 ] ||
-			grep -m 30 -E '^ *(# *)?not ok|^# # ' "$log" | sed 's/^/    /'
+			awk '/^ *(# *)?not ok|^# # / && n++ < 80' "$log" | sed 's/^/    /'
 	else
 		echo "  queue $b: no result line (${log#"$TOP"/}); counted as one failure"
 		f=$((f + 1)) st=1

@@ -30,7 +30,7 @@ done < <(bases)
 # (scripts/initramfs-cpio.sh downloads them): apt must know that
 # architecture.
 foreign=
-dpkg --print-foreign-architectures | grep -qx i386 || foreign=i386
+dpkg --print-foreign-architectures | matches -x i386 || foreign=i386
 
 missing=()
 for p in "${packages[@]}"; do
