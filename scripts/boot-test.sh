@@ -40,6 +40,7 @@ timeout=${BOOT_TIMEOUT:-$("$s/configs.sh" sets-table "$set" timeout)}
 read -r -a machine < <("$s/configs.sh" sets-table "$set" machine)
 [ ${#machine[@]} -gt 0 ] || machine=(-m 512 -smp 1)
 cpus=$(sed -n 's/.*-smp \([0-9]*\).*/\1/p' <<<"${machine[*]}")
+cpus=${cpus:-1}
 [ "$accel" = tcg ] && accel=tcg,thread=multi
 O=$KEEP/$name
 out=$RESULTS/$result
@@ -69,7 +70,7 @@ arch=$("$s/configs.sh" arch "$name")	# x86_64 or i386
 # debug boot beside another queue's mm boot hung in early boot, after
 # its TSC calibration against the PIT had failed (docs/testing.md). The
 # lock is held until QEMU and qmp-watch.sh, which inherit it, have exited.
-if [ "${cpus:-1}" -gt 1 ]; then
+if [ "$cpus" -gt 1 ]; then
 	t=$SECONDS
 	mkdir -p "$TOP/build"
 	exec {lock}>"$TOP/build/smp.lock"
@@ -113,7 +114,7 @@ if [ $rc -eq 124 ] || [ $rc -eq 137 ]; then
 elif [ $rc -ne 0 ]; then
 	problem="qemu exited with $rc: $(head -c 300 "$out/qemu.log")"
 fi
-if [ -n "$cpus" ] && [ "$cpus" -gt 1 ] &&
+if [ "$cpus" -gt 1 ] &&
    ! grep -q "smp: Brought up .* $cpus CPUs" "$out/serial.log"; then
 	problem=${problem:-"booted with -smp $cpus, the kernel brought up fewer CPUs"}
 fi
