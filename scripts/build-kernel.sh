@@ -62,7 +62,8 @@ inputs() {
 	  git -C "$TREE" diff HEAD -- ':(glob)**/Kconfig*'
 	  "$s/configs.sh" arch "$name"
 	  gcc --version; ld --version
-	  cat "$0" "$s/config-check.sh"; } | sha256sum | cut -c1-16
+	  cat "$0" "$s/config-check.sh"; declare -f kmake_in kconfig_merge; } |
+		sha256sum | cut -c1-16
 }
 config_key() {
 	echo "$(inputs) $(sha256sum < "$O/.config" | cut -c1-16)"
@@ -74,10 +75,7 @@ make_config() {
 	local prev=$O/.config.prev
 	rm -f "$prev"
 	[ ! -f "$O/.config" ] || cp -p "$O/.config" "$prev"
-	kmake "$name" -s tinyconfig >"$O/tinyconfig.log" 2>&1
-	"$TREE/scripts/kconfig/merge_config.sh" -m -O "$O" "$O/.config" "${paths[@]}" \
-		>"$O/merge_config.log"
-	kmake "$name" -s olddefconfig
+	kconfig_merge "$O" "$name" "${paths[@]}"
 	if ! "$s/config-check.sh" --tree "$TREE" "$O/.config" "${paths[@]}"; then
 		die "$name: .config does not match kconfig-fragments (see above)"
 	fi

@@ -236,14 +236,32 @@ keep_link() {
 	ln -sfn "$KEEP/$1" "$d"
 }
 
-# kmake NAME ARGS...: make in KEEP/linux for config NAME (O=KEEP/NAME),
-# with KBUILD_STAMPS and ccache. ARCH comes from the config's fragments
-# (scripts/configs.sh arch).
+# kmake_in DIR NAME ARGS...: make in KEEP/linux for config NAME with
+# O=DIR, KBUILD_STAMPS and ccache. ARCH comes from the config's
+# fragments (scripts/configs.sh arch).
+kmake_in() {
+	local o=$1 name=$2 arch
+	shift 2
+	arch=$("$TOP/scripts/configs.sh" arch "$name") || return
+	make -C "$TREE" O="$o" ARCH="$arch" "${KBUILD_CC[@]}" "${KBUILD_STAMPS[@]}" "$@"
+}
+
+# kmake NAME ARGS...: kmake_in in the config's own folder, KEEP/NAME.
 kmake() {
-	local name=$1 arch
-	shift
-	arch=$("$TOP/scripts/configs.sh" arch "$name")
-	make -C "$TREE" O="$KEEP/$name" ARCH="$arch" "${KBUILD_CC[@]}" "${KBUILD_STAMPS[@]}" "$@"
+	kmake_in "$KEEP/$1" "$@"
+}
+
+# kconfig_merge DIR NAME FRAGMENT...: config NAME's .config made anew
+# in DIR: tinyconfig, the fragments merged over it (merge_config.sh -m),
+# olddefconfig. Logs tinyconfig.log and merge_config.log there. Chained,
+# so that its status is right where set -e is off (a caller's "||").
+kconfig_merge() {
+	local o=$1 name=$2
+	shift 2
+	kmake_in "$o" "$name" -s tinyconfig > "$o/tinyconfig.log" 2>&1 &&
+		"$TREE/scripts/kconfig/merge_config.sh" -m -O "$o" "$o/.config" "$@" \
+			> "$o/merge_config.log" &&
+		kmake_in "$o" "$name" -s olddefconfig
 }
 
 # matches GREP-ARGS...: grep's verdict, for the end of a pipe. Not grep

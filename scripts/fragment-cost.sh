@@ -44,27 +44,23 @@ trim_all() {
 }
 trap trim_all EXIT
 
-# kconfig ARCH DIR FRAGMENT...: DIR/.config from tinyconfig and the
-# fragments, with the make arguments of kmake (common.sh), as
-# build-kernel.sh makes it.
+# kconfig NAME DIR FRAGMENT...: DIR/.config for config NAME from the
+# fragments, as build-kernel.sh makes it (kconfig_merge, common.sh).
 kconfig() {
-	local arch=$1 o=$2
+	local name=$1 o=$2
 	shift 2
 	rm -rf "$o"
 	mkdir -p "$o"
-	{ make -C "$TREE" O="$o" ARCH="$arch" "${KBUILD_CC[@]}" "${KBUILD_STAMPS[@]}" -s tinyconfig &&
-	  "$TREE/scripts/kconfig/merge_config.sh" -m -O "$o" "$o/.config" "$@" &&
-	  make -C "$TREE" O="$o" ARCH="$arch" "${KBUILD_CC[@]}" "${KBUILD_STAMPS[@]}" -s olddefconfig
-	} > "$o/config.log" 2>&1 || die "$o: no .config (config.log)"
+	kconfig_merge "$o" "$name" "$@" > "$o/config.log" 2>&1 ||
+		die "$o: no .config (its *.log)"
 }
 
-# build ARCH DIR: bzImage in DIR; prints "wall cpu" in seconds. (Run in
+# build NAME DIR: bzImage in DIR; prints "wall cpu" in seconds. (Run in
 # $(...), where bash drops set -e: a failure says so itself.)
 build() {
-	local arch=$1 o=$2 t
+	local name=$1 o=$2 t
 	TIMEFORMAT='%R %U %S'
-	t=$( { time make -C "$TREE" O="$o" ARCH="$arch" "${KBUILD_CC[@]}" \
-		"${KBUILD_STAMPS[@]}" -j"$(nproc)" bzImage > "$o/build.log" 2>&1; } 2>&1 ) ||
+	t=$( { time kmake_in "$o" "$name" -j"$(nproc)" bzImage > "$o/build.log" 2>&1; } 2>&1 ) ||
 		die "$o: the build failed (build.log)"
 	trim "$o"
 	awk '{ printf "%.0f %.0f\n", $1, $2 + $3 }' <<<"$t"
@@ -83,9 +79,8 @@ for name in "$@"; do
 	for p in "${paths[@]}"; do
 		[ "$p" = "$fragment" ] || without+=("$p")
 	done
-	arch=$("$TOP/scripts/configs.sh" arch "$name")
-	kconfig "$arch" "$scratch/$name-without" "${without[@]}"
-	kconfig "$arch" "$scratch/$name-with" "${paths[@]}"
+	kconfig "$name" "$scratch/$name-without" "${without[@]}"
+	kconfig "$name" "$scratch/$name-with" "${paths[@]}"
 	if [ ! -f "$KEEP/$name/.config" ]; then
 		what="no build/$name to compare the .config with"
 	elif cmp -s "$scratch/$name-with/.config" "$KEEP/$name/.config"; then
@@ -99,7 +94,7 @@ for name in "$@"; do
 	load=
 	for v in "${order[@]}"; do
 		load+="${load:+,} $v $(cut -d' ' -f1 /proc/loadavg)"
-		r[$v]=$(build "$arch" "$scratch/$name-$v")
+		r[$v]=$(build "$name" "$scratch/$name-$v")
 	done
 	echo "# $name: $what; built ${order[0]} the fragment first; load average before each build:$load"
 	read -r w0 c0 <<<"${r[without]}"
