@@ -109,7 +109,7 @@ done < "$times"
 echo "  ccache, this queue: $(ccache_rate "$cclogs"/*.log) (cache $CCACHE_DIR)"
 rebuild=$(awk '/^(rebuild-after-touch|boot):devkmem-(on|off) / { t += $2 } END { print t + 0 }' \
 	"$times")
-echo "  total $total s (this queue; issue 22's budgets are for all queues: check-all.sh)"
+echo "  total $total s (this queue; issue 40's budgets are for all queues: check-all.sh)"
 i386=$(awk '/^(build|rebuild-after-touch|initramfs|boot):devkmem-i386/ { t += $2 } END { print t + 0 }' \
 	"$times")
 i386_lint=$(sed -n 's/^# prefixes applied .*(base and series): \([0-9]*\) s$/\1/p' \
@@ -123,7 +123,7 @@ if [ ${#debian[@]} -gt 0 ]; then
 		"(budget, issue 15: 240 s added to a cold run)"
 fi
 if [ "${BUDGET:-1}" != 0 ]; then
-	echo "  rebuild after touching mem.c + boots of devkmem-on, devkmem-off: $rebuild s (budget, issue 22: 180 s)"
+	echo "  rebuild after touching mem.c + boots of devkmem-on, devkmem-off: $rebuild s (budget, issue 40: 180 s)"
 fi
 echo
 mapfile -t lint < <("$s/lint.sh" names)
