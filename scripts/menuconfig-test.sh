@@ -14,25 +14,35 @@ keep_lock
 out=$RESULTS/menuconfig
 mkdir -p "$out"
 rm -f "$out"/*.txt
-session=devkmem-menuconfig-${BASE//./_}	# one per queue: check-all.sh runs them side by side
+# One tmux server per queue, on its own socket, kept up between sessions
+# and killed at the end: check-all.sh runs the queues side by side, and
+# on one shared server "-t ...-6_1" also named 6.12's session (tmux
+# matches a session name by prefix), and the server, exiting with its
+# last session, raced the next new-session. Not with KEEP's lock open.
+session=devkmem-menuconfig-${BASE//./_}
+tm() { tmux -L "$session" "$@"; }
+tm start-server \; set-option -g exit-empty off {KEEP_LOCK_FD}>&-
 n=0
 
 screen() {
-	tmux capture-pane -p -t "$session"
+	tm capture-pane -p -t "=$session:"
 }
 
-# wait_for TEXT NAME: poll the screen until it shows TEXT (60 s at most),
-# then save it as NAME.txt; fails if it never does.
+# wait_for TEXT NAME [SECONDS]: poll the screen until it shows TEXT (60 s
+# at most, or SECONDS), then save it as NAME.txt; fails if it never does,
+# with the screen's last lines as TAP diagnostics.
 wait_for() {
 	local i
-	for i in $(seq 1 120); do
+	for i in $(seq 1 $((2 * ${3:-60}))); do
 		if grep -qF -- "$1" <<<"$(screen)"; then
 			screen > "$out/$2.txt"
 			return 0
 		fi
 		sleep 0.5
 	done
-	screen > "$out/$2.txt"
+	screen > "$out/$2.txt" || true
+	echo "# no '$1' on the screen; its last lines ($2.txt):"
+	grep '[[:alnum:]]' "$out/$2.txt" | tail -5 | sed 's/^ */#   /'
 	return 1
 }
 
@@ -41,15 +51,15 @@ wait_for() {
 # process leads its own session, so kill that session.
 stop() {
 	local sid
-	sid=$(tmux display-message -p -t "$session" '#{pane_pid}' 2>/dev/null) ||
-		return 0
+	sid=$(tm display-message -p -t "=$session:" '#{pane_pid}' 2>/dev/null) || true
+	[ -n "$sid" ] || return 0	# no session (tmux 3.3 prints nothing, exit 0)
 	pkill -KILL -s "$sid" 2>/dev/null || true
-	tmux kill-session -t "$session" 2>/dev/null || true
+	tm kill-session -t "=$session" 2>/dev/null || true
 }
-trap stop EXIT
+trap 'stop; tm kill-server 2>/dev/null || true' EXIT
 
 keys() {
-	tmux send-keys -t "$session" "$@"
+	tm send-keys -t "=$session:" "$@"
 	sleep 0.5
 }
 
@@ -58,10 +68,12 @@ start() {	# start NAME [CONFIG-FILE]: menuconfig on build/NAME/.config or CONFIG
 	mkdir -p "$dir"
 	cp "${2:-$KEEP/$1/.config}" "$dir/.config"
 	stop
-	# tmux's server outlives this script: not with KEEP's lock open.
-	tmux new-session -d -s "$session" -x 150 -y 50 \
-		"make -C '$TREE' O='$dir' ARCH=x86_64 menuconfig" {KEEP_LOCK_FD}>&-
-	wait_for "Kernel Configuration" "$1-main"
+	# If make fails (it builds mconf first, in each copy's folder), the
+	# pane stays to show why.
+	tm new-session -d -s "$session" -x 150 -y 50 \
+		"make -C '$TREE' O='$dir' ARCH=x86_64 menuconfig; echo \"make menuconfig: exit \$?\"; sleep 600" \
+		{KEEP_LOCK_FD}>&-
+	wait_for "Kernel Configuration" "$1-main" 180
 }
 
 search() {	# search REGEX NAME
