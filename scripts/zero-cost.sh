@@ -12,7 +12,9 @@
 # this harness's, not an issue's (issue 5 asked for the delta printed and
 # small, "a KiB or two of text"): 4096 held the device up to its vmalloc
 # reads (4062 bytes on 6.12); the devkmem= mode and its sysctl (issue 25)
-# took it past that, and the limit is now 6144, to catch growth.
+# took it past that, and the limit became 6144; lowering as a barrier
+# (SRCU, a pseudo filesystem, a fault handler) took 6.12 to 6820 bytes,
+# and the limit is now 7168, to catch growth.
 # Writes build/results/zero-cost/.
 set -euo pipefail
 . "$(dirname "$0")/common.sh"
@@ -23,7 +25,7 @@ in=$RESULTS/lint-prefixes
 out=$RESULTS/zero-cost
 mkdir -p "$out"
 n=0
-budget=${KMEM_TEXT_BUDGET:-6144}
+budget=${KMEM_TEXT_BUDGET:-7168}
 
 # objdelta CONFIG OLD [NEW]: "text data bss" of the objects the series
 # can change in CONFIG (lint-prefixes.sh's CONFIG.objects: those compiled
