@@ -121,6 +121,22 @@ else
 	point FAIL "devkmem-on: help screen not reached"
 fi
 
+# KUNIT_ALL_TESTS, as a kernel built to run every KUnit suite has it,
+# on devkmem-on's config: the series' suite is built, and its cases that
+# change the running kernel are not asked for (they skip).
+kunit_all=$BUILD/menuconfig/kunit-all-tests
+mkdir -p "$kunit_all"
+grep -v -E 'CONFIG_(KUNIT_ALL_TESTS|DEVKMEM_KUNIT_TEST|DEVKMEM_KUNIT_INTRUSIVE_TEST)[= ]' \
+	"$KEEP/devkmem-on/.config" > "$kunit_all/.config"
+echo CONFIG_KUNIT_ALL_TESTS=y >> "$kunit_all/.config"
+if kmake_in "$kunit_all" devkmem-on -s olddefconfig > "$out/kunit-all-tests.log" 2>&1 &&
+   grep -qx CONFIG_DEVKMEM_KUNIT_TEST=y "$kunit_all/.config" &&
+   grep -qx '# CONFIG_DEVKMEM_KUNIT_INTRUSIVE_TEST is not set' "$kunit_all/.config"; then
+	point OK "KUNIT_ALL_TESTS=y: DEVKMEM_KUNIT_TEST on, DEVKMEM_KUNIT_INTRUSIVE_TEST off"
+else
+	point FAIL "KUNIT_ALL_TESTS=y does not give DEVKMEM_KUNIT_TEST=y without DEVKMEM_KUNIT_INTRUSIVE_TEST ($BUILD_REL/menuconfig/kunit-all-tests/.config)"
+fi
+
 # offered NAME [CONFIG-FILE]: with STRICT_DEVMEM=y and DEVKMEM off, the
 # entry is offered beside /dev/mem, unchecked, and its mode is not.
 offered() {
